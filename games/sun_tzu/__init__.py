@@ -1,0 +1,50 @@
+"""Sun Tzu (Matagot 2014): the rules as a Decider. See ``shared/rules/sun_tzu.md``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from games.sun_tzu import commands, components, flow, moves
+from games.sun_tzu import view as views
+from games.sun_tzu.state import EVENT_TYPES, State, evolve
+
+
+class SunTzu:
+    """The ``games.base.Rules`` protocol for Sun Tzu."""
+
+    key = "sun-tzu"
+    name = "Sun Tzu"
+    seats = components.SEATS
+    has_chance = True
+    has_hidden_information = True
+    max_rounds = components.MAX_ROUNDS
+    event_types = EVENT_TYPES
+    command_types = commands.COMMAND_TYPES
+
+    initial = staticmethod(State)
+    setup = staticmethod(commands.setup)
+    decide = staticmethod(commands.decide)
+    evolve = staticmethod(evolve)
+    view = staticmethod(views.view)
+    redact = staticmethod(views.redact)
+    legal = staticmethod(moves.legal)
+    random_command = staticmethod(moves.random_command)
+
+    @staticmethod
+    def fold(events: Iterable[dict[str, Any]], state: State | None = None) -> State:
+        st = State() if state is None else state
+        for event in events:
+            st = evolve(st, event)
+        return st
+
+    @staticmethod
+    def pending(state: State) -> dict[str, str]:
+        return {components.SEATS[s]: kind for s, kind in sorted(flow.owed(state).items())}
+
+    @staticmethod
+    def outcome(state: State) -> dict[str, Any] | None:
+        return state.outcome
+
+
+RULES = SunTzu()

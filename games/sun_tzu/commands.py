@@ -1,0 +1,379 @@
+"""``setup`` and ``decide``: every choice a player has is a command; each is checked here.
+
+A command is a dict with a ``type``. Any command may also carry ``"reinforce": [cards]``,
+exceptional reinforcements made just before it. A refused command raises ``RulesError``
+with a sentence for the player and returns no events.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from games.base import RulesError
+from games.sun_tzu import battle, rulings
+from games.sun_tzu.components import (
+    ACTIVE_WARLORDS,
+    BEGINNER_DECK,
+    DISPLAYS,
+    EARLY_WARLORDS,
+    EVENT_CARDS,
+    FRAMED,
+    PROVINCE_INDEX,
+    PROVINCES,
+    REACTIVE_WARLORDS,
+    SEATS,
+    STANDARD_DECK,
+    STARTING_HAND_DRAW,
+    VARIANTS,
+    WARLORDS_OF,
+)
+from games.sun_tzu.flow import holds, next_province, owed, play_error, resigned, run
+from games.sun_tzu.state import State, evolve
+
+KIND_WORDS = {
+    "choose_warlord": "choose your Warlord",
+    "extra_warlord": "choose an extra Warlord (War chariot)",
+    "place": "place your cards",
+    "next_province": "name the next province to fight",
+    "sources": "say where your armies come from",
+    "after_battles": "play or pass your Warlord after the battles",
+    "keep": "choose the cards to keep",
+}
+
+
+def options_of(options: Mapping[str, Any] | None) -> tuple[str, bool]:
+    options = dict(options or {})
+    unknown = set(options) - {"variant", "events"}
+    if unknown:
+        raise RulesError(f"Sun Tzu has no option {sorted(unknown)[0]!r}; use variant and events")
+    variant = options.get("variant", "standard")
+    if variant not in VARIANTS:
+        raise RulesError(f"the variant must be standard or beginner, not {variant!r}")
+    events = options.get("events", False)
+    if not isinstance(events, bool):
+        raise RulesError("the events option is true or false")
+    return variant, events
+
+
+def setup(options: Mapping[str, Any] | None, rng: Any) -> list[dict[str, Any]]:
+    """The opening events: displays, event cards, both decks, the first hands."""
+    variant, events_on = options_of(options)
+    displays = rng.sample(DISPLAYS, 5)
+    event_order = list(EVENT_CARDS)
+    if events_on:
+        rng.shuffle(event_order)
+    standard = variant == "standard"
+    events: list[dict[str, Any]] = [
+        {
+            "type": "game_started",
+            "visible_to": "all",
+            "variant": variant,
+            "events": events_on,
+            "displays": [list(d) for d in displays],
+            "reserve": [18, 18] if standard else [21, 21],
+            "aside": [3, 3] if standard else [0, 0],
+            "event_up": event_order[0] if events_on else None,
+        }
+    ]
+    if events_on:
+        events.append(
+            {"type": "event_deck_shuffled", "visible_to": "server", "order": event_order[1:]}
+        )
+    deck = STANDARD_DECK if standard else BEGINNER_DECK
+    for seat in SEATS:
+        cards = [c for c in deck if c not in FRAMED]
+        rng.shuffle(cards)
+        events.append({"type": "deck_shuffled", "visible_to": "server", "seat": seat,
+                       "deck": cards})  # fmt: skip
+        events.append({"type": "cards_drawn", "visible_to": seat, "seat": seat,
+                       "cards": cards[:STARTING_HAND_DRAW], "keep": STARTING_HAND_DRAW})  # fmt: skip
+    st = State()
+    for event in events:
+        st = evolve(st, event)
+    run(st, events)
+    return events
+
+
+def decide(state: State, seat_name: str, command: Any, rng: Any = None) -> list[dict[str, Any]]:
+    if seat_name not in SEATS:
+        raise RulesError(f"there is no seat {seat_name!r} in Sun Tzu; the seats are blue and red")
+    if not isinstance(command, Mapping) or not isinstance(command.get("type"), str):
+        raise RulesError('a command is an object with a "type", for example {"type": "place"}')
+    if state.phase == "over":
+        raise RulesError("the game is over")
+    if state.phase == "new":
+        raise RulesError("the game has not been set up yet")
+    handler = HANDLERS.get(command["type"])
+    if handler is None:
+        kinds = ", ".join(sorted(HANDLERS))
+        raise RulesError(f"there is no command {command['type']!r}; the commands are: {kinds}")
+    seat = SEATS.index(seat_name)
+    out: list[dict[str, Any]] = []
+    st = state
+    extra = command.get("reinforce", ())
+    if command["type"] != "reinforce":
+        if not isinstance(extra, list | tuple):
+            raise RulesError("reinforce is a list of the cards you discard, one per army")
+        for card in extra:
+            st = _apply(st, _reinforcement(st, seat, card), out)
+    for event in handler(st, seat, command):
+        st = _apply(st, event, out)
+    run(st, out)
+    return out
+
+
+def _apply(st: State, event: dict[str, Any], out: list) -> State:
+    out.append(event)
+    return evolve(st, event)
+
+
+def _owes(st: State, seat: int, kind: str) -> None:
+    """Refuse a command that answers a decision this seat does not owe now."""
+    due = owed(st)
+    if due.get(seat) == kind:
+        return
+    mine = due.get(seat)
+    if mine:
+        raise RulesError(f"you cannot {KIND_WORDS[kind]} now: first {KIND_WORDS[mine]}")
+    if due:
+        waiting = " and ".join(f"{SEATS[s]} to {KIND_WORDS[k]}" for s, k in sorted(due.items()))
+        raise RulesError(f"you cannot {KIND_WORDS[kind]} now: waiting for {waiting}")
+    raise RulesError(f"you cannot {KIND_WORDS[kind]} now")
+
+
+# ---------------------------------------------------------------------------------------
+def _reinforcement(st: State, seat: int, card: Any) -> dict[str, Any]:
+    if not st.aside[seat]:
+        raise RulesError("your set-aside pool is empty, so there is no army to reinforce with")
+    if not isinstance(card, str) or card not in st.hands[seat]:
+        raise RulesError(f"you have no {card!r} in hand to discard")
+    if card in FRAMED:
+        raise RulesError(f"the {card} is a framed card; discard a 7-10, a bonus, -1 or Plague")
+    return {"type": "reinforced", "visible_to": "all", "seat": SEATS[seat], "card": card}
+
+
+def _cmd_reinforce(st: State, seat: int, cmd: Mapping[str, Any]) -> list:
+    return [_reinforcement(st, seat, cmd.get("card"))]
+
+
+def _cmd_resign(st: State, seat: int, cmd: Mapping[str, Any]) -> list:
+    return [resigned(st, seat)]
+
+
+def _cmd_choose_warlord(st: State, seat: int, cmd: Mapping[str, Any]) -> list:
+    _owes(st, seat, "choose_warlord")
+    return [_warlord_choice(st, seat, cmd, extra=False)]
+
+
+def _cmd_extra_warlord(st: State, seat: int, cmd: Mapping[str, Any]) -> list:
+    _owes(st, seat, "extra_warlord")
+    return [_warlord_choice(st, seat, cmd, extra=True)]
+
+
+def _warlord_choice(st: State, seat: int, cmd: Mapping[str, Any], extra: bool) -> dict:
+    warlord = cmd.get("warlord")
+    mine = WARLORDS_OF[seat]
+    if warlord not in mine:
+        raise RulesError(f"{warlord!r} is not one of your Warlords: " + ", ".join(mine))
+    if warlord in st.kept[seat]:
+        raise RulesError(f"you already hold {warlord}")
+    event = {"type": "warlord_chosen", "visible_to": SEATS[seat], "seat": SEATS[seat],
+             "warlord": warlord}  # fmt: skip
+    if extra:
+        event["extra"] = True
+    return event
+
+
+def _cmd_place(st: State, seat: int, cmd: Mapping[str, Any]) -> list:
+    _owes(st, seat, "place")
+    cards = cmd.get("cards")
+    if not isinstance(cards, Mapping) or set(cards) != set(PROVINCES):
+        raise RulesError("place one card in front of each province: " + ", ".join(PROVINCES))
+    wanted = Counter(cards.values())
+    have = Counter(st.hands[seat])
+    for card, n in wanted.items():
+        if have[card] < n:
+            held = f"only {have[card]}" if have[card] else "no"
+            raise RulesError(f"you placed {n} × {card!r} but have {held} in hand")
+    plan = _plan(st, seat, cmd)
+    doubled = any(p.get("warlord") == "double_six" for p in plan.get("warlords", ()))
+    for name, card in cards.items():
+        if card == "6" and st.markers[PROVINCE_INDEX[name]][seat] and not doubled:
+            raise RulesError(f"your 6-marker already stands in {name}; your 6 cannot go there")
+    if doubled and rulings.DOUBLE_SIX_NEEDS_SIX_ON_MARKER:
+        where = next(n for n, c in cards.items() if c == "6") if "6" in wanted else None
+        if where is None or not st.markers[PROVINCE_INDEX[where]][seat]:
+            raise RulesError("Double six is played with a 6 placed where your 6-marker stands")
+    return [
+        {
+            "type": "placed",
+            "visible_to": SEATS[seat],
+            "seat": SEATS[seat],
+            "cards": {p: cards[p] for p in PROVINCES},
+            "plan": plan,
+        }
+    ]
+
+
+def _plan(st: State, seat: int, cmd: Mapping[str, Any]) -> dict[str, Any]:
+    """The choices given in advance with a placement (see the rules' "Decisions made in
+    advance"): Warlord plays before the battles, armed reactive Warlords, an order of
+    battle, and a standing choice of army sources."""
+    plan: dict[str, Any] = {}
+    plays = cmd.get("warlords", [])
+    if not isinstance(plays, list):
+        raise RulesError("warlords is a list of Warlord plays")
+    seen = set()
+    for play in plays:
+        if not isinstance(play, Mapping):
+            raise RulesError('a Warlord play is an object such as {"warlord": "remove", ...}')
+        warlord = play.get("warlord")
+        if warlord in seen:
+            raise RulesError(f"you can play {warlord} only once")
+        seen.add(warlord)
+        _check_play(st, seat, play, before=True)
+    if plays:
+        plan["warlords"] = [dict(p) for p in plays]
+    arm = cmd.get("arm", {})
+    if not isinstance(arm, Mapping):
+        raise RulesError('arm is an object such as {"counter_plague": true}')
+    for warlord, how in arm.items():
+        if warlord not in REACTIVE_WARLORDS:
+            raise RulesError(f"{warlord!r} is not a Warlord that fires by itself")
+        if not holds(st, seat, warlord):
+            raise RulesError(f"you do not hold {warlord}")
+        if warlord == "restraint" and how not in PROVINCES and how is not None:
+            raise RulesError("arm Restraint with the province it guards")
+        if warlord != "restraint" and not isinstance(how, bool):
+            raise RulesError(f"arm {warlord} with true or false")
+    armed = {w: h for w, h in arm.items() if h}
+    if armed:
+        plan["arm"] = armed
+    order = cmd.get("order")
+    if order is not None:
+        plan["order"] = _provinces(order, st)
+    supply = cmd.get("supply")
+    if supply is not None:
+        if isinstance(supply, list):
+            _provinces(supply, st, fought_ok=True)
+        elif supply not in ("largest", "smallest"):
+            raise RulesError('supply is "largest", "smallest" or a list of provinces')
+        plan["supply"] = supply
+    return plan
+
+
+def _check_play(st: State, seat: int, play: Mapping[str, Any], before: bool) -> None:
+    warlord = play.get("warlord")
+    if warlord not in ACTIVE_WARLORDS:
+        raise RulesError(f"{warlord!r} is not a Warlord you play with targets")
+    if not holds(st, seat, warlord):
+        raise RulesError(f"you do not hold {warlord}")
+    if not before and warlord not in EARLY_WARLORDS:
+        raise RulesError(f"{warlord} cannot be played after the battles")
+    error = play_error(st, seat, dict(play))
+    if error:
+        raise RulesError(error)
+
+
+def _provinces(names: Any, st: State, fought_ok: bool = False) -> list[str]:
+    if not isinstance(names, list) or not names:
+        raise RulesError("give a list of province names: " + ", ".join(PROVINCES))
+    if len(set(map(str, names))) != len(names):
+        raise RulesError("name each province once")
+    for name in names:
+        if name not in PROVINCE_INDEX:
+            raise RulesError(f"there is no province {name!r}; they are " + ", ".join(PROVINCES))
+        if not fought_ok and PROVINCE_INDEX[name] in st.fought:
+            raise RulesError(f"the battle in {name} has already been fought this round")
+    return list(names)
+
+
+def _cmd_next_province(st: State, seat: int, cmd: Mapping[str, Any]) -> list:
+    _owes(st, seat, "next_province")
+    names = cmd.get("provinces")
+    if isinstance(cmd.get("province"), str):
+        names = [cmd["province"]]
+    names = _provinces(names, st)
+    if len(names) > 1 and not rulings.ORDER_MAY_BE_NAMED_IN_ADVANCE:
+        raise RulesError("name only the next province")
+    assert next_province(st) is None
+    return [{"type": "order_named", "visible_to": SEATS[seat], "seat": SEATS[seat],
+             "provinces": names}]  # fmt: skip
+
+
+def _cmd_sources(st: State, seat: int, cmd: Mapping[str, Any]) -> list:
+    # An exceptional reinforcement attached to this answer may have settled the choice
+    # already; the answer stays valid as long as the armies owed are still this seat's.
+    if not (st.tasks and st.tasks[0]["seat"] == SEATS[seat] and not owed(st).get(1 - seat)):
+        _owes(st, seat, "sources")
+    task = st.tasks[0]
+    take_in = cmd.get("take", {})
+    if not isinstance(take_in, Mapping):
+        raise RulesError('take is an object such as {"Qin": 2}')
+    take: dict[int, int] = {}
+    for name, n in take_in.items():
+        if name not in PROVINCE_INDEX:
+            raise RulesError(f"there is no province {name!r}")
+        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+            raise RulesError(f"take a whole number of armies from {name}")
+        if n:
+            take[PROVINCE_INDEX[name]] = n
+    reserve = st.reserve[seat]
+    tiers = battle.source_tiers(st.armies, seat, task)
+    error = battle.take_error(tiers, battle.board_need(reserve, task), take)
+    if error:
+        raise RulesError(error)
+    moves = battle.take_moves(seat, reserve, task, take)
+    return [{"type": "armies_moved", "visible_to": "all", "seat": SEATS[seat],
+             "why": task["why"], "moves": moves}]  # fmt: skip
+
+
+def _cmd_keep(st: State, seat: int, cmd: Mapping[str, Any]) -> list:
+    _owes(st, seat, "keep")
+    keep = cmd.get("cards")
+    if isinstance(keep, str):
+        keep = [keep]
+    n = st.keep_n[seat]
+    drawn = st.drawn[seat]
+    if not isinstance(keep, list) or len(keep) != n:
+        raise RulesError(f"keep exactly {n} of the cards you drew: " + ", ".join(drawn))
+    rest = list(drawn)
+    for card in keep:
+        if card not in rest:
+            raise RulesError(f"you did not draw {card!r}; you drew " + ", ".join(drawn))
+        rest.remove(card)
+    return [{"type": "card_kept", "visible_to": SEATS[seat], "seat": SEATS[seat],
+             "keep": list(keep), "bottom": rest}]  # fmt: skip
+
+
+def _cmd_after_battles(st: State, seat: int, cmd: Mapping[str, Any]) -> list:
+    _owes(st, seat, "after_battles")
+    plays = cmd.get("warlords", [])
+    if not isinstance(plays, list):
+        raise RulesError("warlords is a list of Warlord plays (empty to pass)")
+    seen = set()
+    for play in plays:
+        if not isinstance(play, Mapping):
+            raise RulesError('a Warlord play is an object such as {"warlord": "remove", ...}')
+        if play.get("warlord") in seen:
+            raise RulesError(f"you can play {play.get('warlord')} only once")
+        seen.add(play.get("warlord"))
+        _check_play(st, seat, play, before=False)
+    return [{"type": "after_battles_chosen", "visible_to": SEATS[seat], "seat": SEATS[seat],
+             "plays": [dict(p) for p in plays]}]  # fmt: skip
+
+
+HANDLERS = {
+    "choose_warlord": _cmd_choose_warlord,
+    "extra_warlord": _cmd_extra_warlord,
+    "place": _cmd_place,
+    "next_province": _cmd_next_province,
+    "sources": _cmd_sources,
+    "keep": _cmd_keep,
+    "after_battles": _cmd_after_battles,
+    "reinforce": _cmd_reinforce,
+    "resign": _cmd_resign,
+}
+COMMAND_TYPES = tuple(HANDLERS)

@@ -1,0 +1,563 @@
+"""The automatic part of a round: everything that happens between two decisions.
+
+``owed(state)`` says which seat owes which decision; ``auto(state)`` gives the next events
+when nobody owes one; ``run`` applies them until someone must decide or the game is over.
+The position itself is the program counter (phase, current province, stage, tasks), so a
+state folded from stored events resumes exactly where the game stopped.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.sun_tzu import battle, rulings
+from games.sun_tzu.components import (
+    ACTIVE_WARLORDS,
+    BLUE,
+    EARLY_WARLORDS,
+    FRAMED,
+    MINUS,
+    PLAGUE,
+    PROVINCE_INDEX,
+    PROVINCES,
+    RED,
+    SCORE_LIMIT,
+    SCORING_ROUNDS,
+    SEATS,
+    SET_ASIDE_COST,
+    WARLORDS_OF,
+)
+from games.sun_tzu.state import State, evolve
+
+
+def holds(st: State, seat: int, warlord: str) -> bool:
+    """The seat kept this Warlord and has not played it yet."""
+    return warlord in st.kept[seat] and warlord not in st.spent[seat]
+
+
+def armed(st: State, seat: int, warlord: str) -> Any:
+    return holds(st, seat, warlord) and st.plans[seat].get("arm", {}).get(warlord)
+
+
+def unused_warlords(st: State, seat: int) -> list[str]:
+    return [w for w in WARLORDS_OF[seat] if w not in st.kept[seat]]
+
+
+# ---------------------------------------------------------------------------------------
+# Which decisions are owed.
+def task_moves(st: State, task: dict[str, Any]) -> list | None:
+    """The moves that settle an army task, or None when its seat must choose."""
+    seat = SEATS.index(task["seat"])
+    reserve = st.reserve[seat]
+    need = battle.board_need(reserve, task)
+    policy = st.plans[seat].get("supply")
+    if (
+        need
+        and task["kind"] == "supply"
+        and rulings.OFFER_REINFORCEMENT_WHEN_SHORT
+        and policy is None
+        and st.aside[seat]
+        and st.hands[seat]
+    ):
+        return None
+    take: dict[int, int] | None = {}
+    if need:
+        tiers = battle.source_tiers(st.armies, seat, task)
+        take = battle.forced_take(tiers, need)
+        if take is None:
+            if policy is None:
+                return None
+            take = battle.policy_take(tiers, need, policy)
+    return battle.take_moves(seat, reserve, task, take)
+
+
+def next_province(st: State) -> int | None:
+    """The province fought next, or None when the privilege holder must name it."""
+    left = [p for p in range(5) if p not in st.fought]
+    if st.privilege is None or st.round == 1:
+        return left[0]
+    if st.order:
+        return st.order[0]
+    if len(left) == 1:
+        return left[0]
+    return None
+
+
+def owed(st: State) -> dict[int, str]:
+    """Seat index → kind of decision owed now (empty when the flow can go on by itself)."""
+    phase = st.phase
+    out: dict[int, str] = {}
+    if phase == "over":
+        return out
+    for seat in (BLUE, RED):
+        if st.extra[seat]:
+            out[seat] = "extra_warlord"
+    if phase == "warlords":
+        for seat in (BLUE, RED):
+            if not st.kept[seat]:
+                out.setdefault(seat, "choose_warlord")
+    elif phase == "place":
+        for seat in (BLUE, RED):
+            if st.placed[seat] is None:
+                out.setdefault(seat, "place")
+    elif phase == "draw":
+        for seat in (BLUE, RED):
+            drawn = st.drawn[seat]
+            if drawn and (rulings.ALWAYS_ASK_TO_KEEP or len(set(drawn)) > 1):
+                out.setdefault(seat, "keep")
+    elif st.tasks:
+        task = st.tasks[0]
+        if task_moves(st, task) is None:
+            out.setdefault(SEATS.index(task["seat"]), "sources")
+    elif phase == "battle":
+        if st.current is None and len(st.fought) < 5 and next_province(st) is None:
+            out.setdefault(st.privilege, "next_province")
+    elif phase == "after":
+        for seat in (BLUE, RED):
+            if st.window[seat] is None:
+                out.setdefault(seat, "after_battles")
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+# Warlord plays with targets (before the battles, or in the after-battles window).
+def play_error(st: State, seat: int, play: dict[str, Any]) -> str | None:
+    """Why this Warlord play cannot take effect now (None when it can)."""
+    warlord = play.get("warlord")
+    if warlord not in ACTIVE_WARLORDS:
+        return f"{warlord!r} is not a Warlord you can play with targets"
+    if warlord in EARLY_WARLORDS and st.round > 6:
+        return f"{warlord} can only be played in rounds 1 to 6"
+    who = SEATS[seat]
+    if warlord == "remove":
+        p = _province(play, "province")
+        if p is None:
+            return "Remove needs a province: name one of " + ", ".join(PROVINCES)
+        if st.owner(p) is None:
+            return f"there is no army to remove in {PROVINCES[p]}"
+    elif warlord == "reinforce":
+        p = _province(play, "province")
+        if p is None:
+            return "Reinforce needs a province you control"
+        if st.owner(p) != seat:
+            return f"you do not control {PROVINCES[p]}, so you cannot reinforce it"
+        if not st.reserve[seat]:
+            return "your reserve is empty, so Reinforce has no army to place"
+    elif warlord == "manoeuvre":
+        a, b = _province(play, "from"), _province(play, "to")
+        if a is None or b is None:
+            return "Manoeuvre needs a province to move from and an adjacent one to move to"
+        if not st.armies[a][seat]:
+            return f"you have no army in {PROVINCES[a]} to move"
+        if b not in rulings.ADJACENT[a]:
+            return f"{PROVINCES[b]} is not adjacent to {PROVINCES[a]}"
+        if st.owner(b) not in (None, seat):
+            return f"{PROVINCES[b]} is held by your opponent; Manoeuvre needs an empty or {who} one"
+    return None
+
+
+def _province(play: dict[str, Any], key: str) -> int | None:
+    name = play.get(key)
+    return PROVINCE_INDEX.get(name) if isinstance(name, str) else None
+
+
+def play_warlord(st: State, seat: int, play: dict[str, Any]) -> dict[str, Any]:
+    warlord = play["warlord"]
+    event: dict[str, Any] = {
+        "type": "warlord_played",
+        "visible_to": "all",
+        "seat": SEATS[seat],
+        **play,
+        "queued": True,
+    }
+    if not holds(st, seat, warlord) or play_error(st, seat, play):
+        # The card is shown; the ruling says whether it goes back to hand or is spent.
+        event["fizzled"] = True
+        event["spent"] = not rulings.FIZZLED_WARLORD_STAYS_IN_HAND
+        return event
+    if warlord == "remove":
+        p = PROVINCE_INDEX[play["province"]]
+        owner = st.owner(p)
+        if owner is not None:
+            event["moves"] = [[SEATS[owner], PROVINCES[p], "reserve", 1]]
+    elif warlord == "reinforce" and st.reserve[seat]:
+        event["moves"] = [[SEATS[seat], "reserve", play["province"], 1]]
+    elif warlord == "manoeuvre" and st.armies[PROVINCE_INDEX[play["from"]]][seat]:
+        event["moves"] = [[SEATS[seat], play["from"], play["to"], 1]]
+    return event
+
+
+# ---------------------------------------------------------------------------------------
+# The next automatic events.
+def round_started(n: int) -> dict[str, Any]:
+    return {"type": "round_started", "visible_to": "all", "round": n}
+
+
+def auto(st: State) -> list[dict[str, Any]]:
+    if st.tasks:
+        task = st.tasks[0]
+        return [
+            {
+                "type": "armies_moved",
+                "visible_to": "all",
+                "seat": task["seat"],
+                "why": task["why"],
+                "moves": task_moves(st, task),
+            }
+        ]
+    step = _PHASES[st.phase]
+    return step(st)
+
+
+def _after_setup(st: State) -> list[dict[str, Any]]:
+    if st.variant == "standard":
+        return [{"type": "warlords_to_choose", "visible_to": "all"}]
+    return [round_started(1)]
+
+
+def _after_warlords(st: State) -> list[dict[str, Any]]:
+    events = []
+    if holds(st, BLUE, "head_start"):
+        events.append(
+            {
+                "type": "warlord_played",
+                "visible_to": "all",
+                "seat": "blue",
+                "warlord": "head_start",
+                "score": rulings.HEAD_START_BONUS,
+            }
+        )
+    return [*events, round_started(1)]
+
+
+def _after_placement(st: State) -> list[dict[str, Any]]:
+    first = st.first_placer
+    plays = [
+        [SEATS[seat], play]
+        for seat in (first, 1 - first)
+        for play in st.plans[seat].get("warlords", ())
+    ]
+    return [{"type": "cards_down", "visible_to": "all", "first": SEATS[first], "plays": plays}]
+
+
+def _prebattle(st: State) -> list[dict[str, Any]]:
+    if st.queue:
+        return [play_warlord(st, *st.queue[0])]
+    holder = st.privilege
+    if st.round > 1:
+        blue, red = st.on_board(BLUE), st.on_board(RED)
+        if blue != red:
+            holder = BLUE if blue < red else RED
+    event: dict[str, Any] = {
+        "type": "privilege_settled",
+        "visible_to": "all",
+        "holder": None if holder is None else SEATS[holder],
+    }
+    if holder is not None and st.round > 1:
+        named = st.plans[holder].get("order", ())
+        if named:
+            event["order"] = list(named)
+    return [event]
+
+
+def _battle(st: State) -> list[dict[str, Any]]:
+    if st.current is None:
+        if len(st.fought) < 5:
+            return [_reveal(st, next_province(st))]
+        seats = [
+            SEATS[s]
+            for s in (BLUE, RED)
+            if any(w not in st.spent[s] for w in st.kept[s])
+        ]
+        if st.round in rulings.AFTER_BATTLES_ROUNDS and seats:
+            return [{"type": "window_opened", "visible_to": "all", "seats": seats}]
+        return _score(st)
+    if st.stage == "effects":
+        return [_resolve(st)]
+    return _after_battle(st)
+
+
+def _reveal(st: State, p: int) -> dict[str, Any]:
+    cards = (st.placed[BLUE][p], st.placed[RED][p])
+    fired: dict[str, list[str]] = {}
+    restrained = armed(st, BLUE, "restraint") == PROVINCES[p] and cards[BLUE] in (
+        "7", "8", "9", "10",
+    )  # fmt: skip
+    countered = bool(armed(st, RED, "counter_plague")) and cards[BLUE] == PLAGUE
+    if restrained:
+        fired["blue"] = ["restraint"]
+    if countered:
+        fired["red"] = ["counter_plague"]
+    values = (
+        battle.value_of(cards[BLUE], restrained=restrained, counter_plagued=countered),
+        battle.value_of(cards[RED]),
+    )
+    plague = values[BLUE][0] == "plague" or values[RED][0] == "plague"
+    winner, margin = (None, 0) if plague else battle.compare(*values)
+    tasks = []
+    for seat in (BLUE, RED):
+        card = cards[seat]
+        if card == "6":
+            tasks.append(_cost(seat, 1, "marker@" + PROVINCES[p], "six", p))
+        elif card in SET_ASIDE_COST:
+            tasks.append(_cost(seat, SET_ASIDE_COST[card], "aside", card, p))
+    return {
+        "type": "battle_revealed",
+        "visible_to": "all",
+        "province": PROVINCES[p],
+        "cards": {"blue": cards[BLUE], "red": cards[RED]},
+        "values": {"blue": list(values[BLUE]), "red": list(values[RED])},
+        "plague": plague,
+        "deadly": plague and cards[RED] == PLAGUE and st.deadly,
+        "winner": None if winner is None else SEATS[winner],
+        "margin": margin,
+        "fired": fired,
+        "plagues": cards.count(PLAGUE),
+        "tasks": tasks,
+    }
+
+
+def _cost(seat: int, n: int, to: str, why: str, p: int) -> dict[str, Any]:
+    return {"kind": "cost", "seat": SEATS[seat], "n": n, "to": to, "why": why,
+            "province": PROVINCES[p]}  # fmt: skip
+
+
+def _supply(seat: int, n: int, p: int, why: str) -> dict[str, Any]:
+    return {"kind": "supply", "seat": SEATS[seat], "n": n, "to": PROVINCES[p], "why": why,
+            "province": PROVINCES[p]}  # fmt: skip
+
+
+def _margin(st: State, p: int, winner: int, margin: int, why: str) -> tuple[list, list]:
+    removed, add = battle.margin_moves(st.armies[p], winner, margin)
+    moves = [[SEATS[1 - winner], PROVINCES[p], "reserve", removed]] if removed else []
+    tasks = [_supply(winner, add, p, why)] if add else []
+    return moves, tasks
+
+
+def _resolve(st: State) -> dict[str, Any]:
+    b = st.battle
+    p = PROVINCE_INDEX[b["province"]]
+    moves: list = []
+    tasks: list = []
+    if b["plague"]:
+        owner = st.owner(p)
+        if owner is not None:
+            loss = rulings.plague_losses(st.armies[p][owner], b["deadly"])
+            if loss:
+                moves = [[SEATS[owner], PROVINCES[p], "reserve", loss]]
+        result = "plague"
+    elif b["winner"] is None:
+        result = "tie"
+    else:
+        moves, tasks = _margin(st, p, SEATS.index(b["winner"]), b["margin"], "margin")
+        result = "win"
+    return {
+        "type": "battle_resolved",
+        "visible_to": "all",
+        "province": b["province"],
+        "result": result,
+        "winner": b["winner"],
+        "margin": b["margin"],
+        "moves": moves,
+        "tasks": tasks,
+    }
+
+
+def _after_battle(st: State) -> list[dict[str, Any]]:
+    triggered = _event_check(st)
+    if triggered:
+        return triggered
+    b = st.battle
+    p = PROVINCE_INDEX[b["province"]]
+    events = []
+    for seat, warlord, card in ((RED, "plague_recycle", PLAGUE), (BLUE, "minus_recycle", MINUS)):
+        if b["cards"][SEATS[seat]] == card and armed(st, seat, warlord):
+            deck = st.decks[seat]
+            burned = deck[0] if deck and rulings.RECYCLE_DISCARDS_FROM_PREVIOUS_DECK_ONLY else None
+            events.append(
+                {
+                    "type": "card_recycled",
+                    "visible_to": SEATS[seat],
+                    "seat": SEATS[seat],
+                    "warlord": warlord,
+                    "card": card,
+                    "province": PROVINCES[p],
+                    "burned": burned,
+                }
+            )
+    events.append({"type": "battle_ended", "visible_to": "all", "province": PROVINCES[p]})
+    return events
+
+
+def _challenged(st: State, card: str) -> list[int]:
+    """Seats that played ``card`` in this battle and did not win it."""
+    b = st.battle
+    seats = []
+    for seat in (BLUE, RED):
+        name = SEATS[seat]
+        if b["cards"][name] != card or b["winner"] == name:
+            continue
+        if "restraint" in b["fired"].get(name, ()) and not rulings.RESTRAINED_CARD_MEETS_CHALLENGES:
+            continue
+        seats.append(seat)
+    return seats
+
+
+def _event_check(st: State) -> list[dict[str, Any]]:
+    """The face-up event card's trigger after a battle, if its condition holds."""
+    card = st.event_up
+    if not st.events_on or card is None:
+        return []
+    p = PROVINCE_INDEX[st.battle["province"]]
+    tasks: list = []
+    moves: list = []
+    extra: list = []
+    if card == "epidemic":
+        if st.plague_reveals < rulings.EPIDEMIC_PLAGUE_REVEALS:
+            return []
+        tasks = [_cost(s, 1, "aside", card, p) for s in (BLUE, RED)]
+    elif card == "war_chariot":
+        seats = [
+            s
+            for s in (BLUE, RED)
+            if sum(1 for m in st.markers if m[s]) >= rulings.WAR_CHARIOT_MARKER_PROVINCES
+        ]
+        if not seats:
+            return []
+        extra = [SEATS[s] for s in seats if st.variant == "standard" and unused_warlords(st, s)]
+    elif card in ("champion_challenge", "hero_challenge"):
+        nine_or_ten, cost = ("9", 1) if card == "champion_challenge" else ("10", 2)
+        seats = _challenged(st, nine_or_ten)
+        if not seats:
+            return []
+        tasks = [_cost(s, cost, "aside", card, p) for s in seats]
+    elif card == "light_infantry":
+        b = st.battle
+        if not (b["cards"]["blue"] == "1" and b["cards"]["red"] == "1"):
+            return []
+        if st.score:
+            behind = RED if st.score > 0 else BLUE
+            moves, tasks = _margin(st, p, behind, 1, card)
+    event = {"type": "event_triggered", "visible_to": "all", "card": card,
+             "next": st.event_deck[0] if st.event_deck else None}  # fmt: skip
+    if not st.event_deck and rulings.LAST_EVENT_ENDS_BEFORE_EFFECT:
+        return [event, _end(st, st.score, "last_event")]
+    event.update(tasks=tasks, moves=moves, extra=extra)
+    return [event]
+
+
+def _score(st: State) -> list[dict[str, Any]]:
+    if st.round not in SCORING_ROUNDS:
+        return _end_round(st)
+    column = SCORING_ROUNDS.index(st.round)
+    points = [0, 0]
+    for p in range(5):
+        owner = st.owner(p)
+        if owner is not None:
+            points[owner] += st.displays[p][column]
+    marker = max(-SCORE_LIMIT, min(SCORE_LIMIT, st.score + points[BLUE] - points[RED]))
+    return [
+        {
+            "type": "scored",
+            "visible_to": "all",
+            "round": st.round,
+            "points": {"blue": points[BLUE], "red": points[RED]},
+            "marker": marker,
+        }
+    ]
+
+
+def _after_scoring(st: State) -> list[dict[str, Any]]:
+    if st.round == SCORING_ROUNDS[-1]:
+        return [_end(st, st.score, "points")]
+    if abs(st.score) == SCORE_LIMIT:
+        return [_end(st, st.score, "knockout")]
+    return _end_round(st)
+
+
+def _end(st: State, score: int, reason: str) -> dict[str, Any]:
+    """The game-ended event: the side of the marker wins, else more reserve, else a draw."""
+    if score:
+        winner: int | None = BLUE if score > 0 else RED
+    else:
+        blue, red = st.reserve
+        winner = None if blue == red else BLUE if blue > red else RED
+        reason = "draw" if winner is None else "reserve"
+    return {
+        "type": "game_ended",
+        "visible_to": "all",
+        "winner": None if winner is None else SEATS[winner],
+        "reason": reason,
+        "score": score,
+        "reserve": {"blue": st.reserve[BLUE], "red": st.reserve[RED]},
+    }
+
+
+def resigned(st: State, seat: int) -> dict[str, Any]:
+    event = _end(st, st.score, "forfeit")
+    event.update(winner=SEATS[1 - seat], reason="forfeit")
+    return event
+
+
+def _end_round(st: State) -> list[dict[str, Any]]:
+    events: list[dict[str, Any]] = [{"type": "round_ended", "visible_to": "all", "round": st.round}]
+    for seat in (BLUE, RED):
+        draw, keep = (3, 2) if st.played_one[seat] else (2, 1)
+        cards = st.decks[seat][:draw]
+        if cards:
+            events.append(
+                {
+                    "type": "cards_drawn",
+                    "visible_to": SEATS[seat],
+                    "seat": SEATS[seat],
+                    "cards": list(cards),
+                    "keep": min(keep, len(cards)),
+                }
+            )
+    return events
+
+
+def _after_window(st: State) -> list[dict[str, Any]]:
+    if st.answered:
+        plays = [[SEATS[s], play] for s in st.answered for play in st.window[s]]
+        return [{"type": "window_closed", "visible_to": "all", "plays": plays}]
+    if st.queue:
+        return [play_warlord(st, *st.queue[0])]
+    return _score(st)
+
+
+def _next_round(st: State) -> list[dict[str, Any]]:
+    # Only reached with drawn cards left when the ruling lets alike cards be kept unasked.
+    kept = [
+        {"type": "card_kept", "visible_to": SEATS[seat], "seat": SEATS[seat],
+         "keep": list(st.drawn[seat][: st.keep_n[seat]]),
+         "bottom": list(st.drawn[seat][st.keep_n[seat] :])}  # fmt: skip
+        for seat in (BLUE, RED)
+        if st.drawn[seat]
+    ]
+    return kept or [round_started(st.round + 1)]
+
+
+_PHASES = {
+    "setup": _after_setup,
+    "warlords": _after_warlords,
+    "place": _after_placement,
+    "prebattle": _prebattle,
+    "battle": _battle,
+    "after": _after_window,
+    "scored": _after_scoring,
+    "draw": _next_round,
+}
+
+
+def run(st: State, out: list[dict[str, Any]]) -> State:
+    """Apply automatic events until a decision is owed or the game is over."""
+    while st.phase != "over" and not owed(st):
+        for event in auto(st):
+            st = evolve(st, event)
+            out.append(event)
+    return st
+
+
+def framed(card: str) -> bool:
+    return card in FRAMED

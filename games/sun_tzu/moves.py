@@ -1,0 +1,224 @@
+"""``legal`` and ``random_command``: the commands a seat may send now.
+
+``legal`` lists every answer to the seat's owed decision in its plain form (placements
+without optional attachments, at most one exceptional reinforcement attached to an army
+source answer), then the stand-alone exceptional reinforcements. ``random_command`` picks
+uniformly among the plain answers (placements uniformly over the ways to lay out the hand)
+and then adds optional plays at random, so that random games exercise every rule.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations, permutations
+from typing import Any
+
+from games.sun_tzu import battle, rulings
+from games.sun_tzu.components import (
+    ACTIVE_WARLORDS,
+    EARLY_WARLORDS,
+    FRAMED,
+    PROVINCES,
+    REACTIVE_WARLORDS,
+    SEATS,
+    WARLORDS_OF,
+)
+from games.sun_tzu.flow import holds, owed, play_error
+from games.sun_tzu.state import State, evolve
+
+
+def legal(st: State, seat_name: str) -> list[dict[str, Any]]:
+    seat = SEATS.index(seat_name)
+    if st.phase == "over":
+        return []
+    kind = owed(st).get(seat)
+    answers = _ANSWERS[kind](st, seat) if kind else []
+    return answers + reinforcements(st, seat)
+
+
+def reinforcements(st: State, seat: int) -> list[dict[str, Any]]:
+    if not st.aside[seat] or st.phase in ("over", "new"):
+        return []
+    cards = sorted({c for c in st.hands[seat] if c not in FRAMED}, key=str)
+    return [{"type": "reinforce", "card": c} for c in cards]
+
+
+def _warlords(st: State, seat: int) -> list[dict[str, Any]]:
+    return [{"type": "choose_warlord", "warlord": w} for w in WARLORDS_OF[seat]]
+
+
+def _extra(st: State, seat: int) -> list[dict[str, Any]]:
+    return [
+        {"type": "extra_warlord", "warlord": w}
+        for w in WARLORDS_OF[seat]
+        if w not in st.kept[seat]
+    ]
+
+
+def _placements(st: State, seat: int) -> list[dict[str, Any]]:
+    hand = st.hands[seat]
+    double = holds(st, seat, "double_six")
+    out, seen = [], set()
+    for idx in permutations(range(len(hand)), 5):
+        cards = tuple(hand[i] for i in idx)
+        if cards in seen:
+            continue
+        seen.add(cards)
+        command: dict[str, Any] = {"type": "place", "cards": dict(zip(PROVINCES, cards, strict=True))}
+        six = cards.index("6") if "6" in cards else None
+        if six is not None and st.markers[six][seat]:
+            if not double:
+                continue
+            command["warlords"] = [{"warlord": "double_six"}]
+        out.append(command)
+    return out
+
+
+def _next_provinces(st: State, seat: int) -> list[dict[str, Any]]:
+    return [
+        {"type": "next_province", "provinces": [PROVINCES[p]]}
+        for p in range(5)
+        if p not in st.fought
+    ]
+
+
+def _takes(tiers: list, need: int) -> list[dict[int, int]]:
+    """Every legal board take of ``need`` armies from source tiers."""
+    out: list[dict[int, int]] = []
+    fixed: dict[int, int] = {}
+    for tier in tiers:
+        total = sum(n for _, n in tier)
+        if total <= need:
+            fixed.update(dict(tier))
+            need -= total
+            continue
+        for split in _splits(tier, need):
+            out.append({**fixed, **split})
+        return out
+    return [fixed]
+
+
+def _splits(tier: list, need: int) -> list[dict[int, int]]:
+    if not tier:
+        return [{}] if need == 0 else []
+    (p, n), rest = tier[0], tier[1:]
+    out = []
+    for k in range(min(n, need) + 1):
+        for tail in _splits(rest, need - k):
+            out.append({p: k, **tail} if k else tail)
+    return out
+
+
+def _sources(st: State, seat: int) -> list[dict[str, Any]]:
+    out = _source_answers(st, seat)
+    for r in reinforcements(st, seat):
+        after = evolve(st, {"type": "reinforced", "seat": SEATS[seat], "card": r["card"]})
+        for answer in _source_answers(after, seat):
+            out.append({**answer, "reinforce": [r["card"]]})
+    return out
+
+
+def _source_answers(st: State, seat: int) -> list[dict[str, Any]]:
+    task = st.tasks[0]
+    tiers = battle.source_tiers(st.armies, seat, task)
+    need = battle.board_need(st.reserve[seat], task)
+    return [
+        {"type": "sources", "take": {PROVINCES[p]: k for p, k in sorted(t.items()) if k}}
+        for t in _takes(tiers, need)
+    ]
+
+
+def _keeps(st: State, seat: int) -> list[dict[str, Any]]:
+    drawn, n = st.drawn[seat], st.keep_n[seat]
+    combos = sorted({tuple(sorted(c)) for c in combinations(drawn, n)})
+    return [{"type": "keep", "cards": list(c)} for c in combos]
+
+
+def _after_battles(st: State, seat: int) -> list[dict[str, Any]]:
+    return [{"type": "after_battles", "warlords": []}] + [
+        {"type": "after_battles", "warlords": [play]}
+        for play in warlord_plays(st, seat)
+        if play["warlord"] in EARLY_WARLORDS
+    ]
+
+
+def warlord_plays(st: State, seat: int) -> list[dict[str, Any]]:
+    """Every Warlord play with targets this seat could make against the board as it is."""
+    out: list[dict[str, Any]] = []
+    for warlord in sorted(ACTIVE_WARLORDS):
+        if not holds(st, seat, warlord):
+            continue
+        if warlord == "manoeuvre":
+            candidates = [
+                {"warlord": warlord, "from": PROVINCES[a], "to": PROVINCES[b]}
+                for a in range(5)
+                for b in sorted(rulings.ADJACENT[a])
+            ]
+        elif warlord in ("remove", "reinforce"):
+            candidates = [{"warlord": warlord, "province": p} for p in PROVINCES]
+        else:
+            candidates = [{"warlord": warlord}]
+        out.extend(c for c in candidates if not play_error(st, seat, c))
+    return out
+
+
+_ANSWERS = {
+    "choose_warlord": _warlords,
+    "extra_warlord": _extra,
+    "place": _placements,
+    "next_province": _next_provinces,
+    "sources": _sources,
+    "keep": _keeps,
+    "after_battles": _after_battles,
+}
+
+
+# ---------------------------------------------------------------------------------------
+def random_command(st: State, seat_name: str, rng: Any) -> dict[str, Any] | None:
+    """A random answer to the seat's owed decision (None when it owes none)."""
+    seat = SEATS.index(seat_name)
+    kind = owed(st).get(seat)
+    if kind is None:
+        return None
+    if kind == "place":
+        return _random_placement(st, seat, rng)
+    return rng.choice(_ANSWERS[kind](st, seat) if kind != "sources" else _sources(st, seat))
+
+
+def _random_placement(st: State, seat: int, rng: Any) -> dict[str, Any]:
+    hand = st.hands[seat]
+    double = holds(st, seat, "double_six")
+    plays: list[dict[str, Any]] = []
+    while True:
+        cards = [hand[i] for i in rng.sample(range(len(hand)), 5)]
+        six = cards.index("6") if "6" in cards else None
+        if six is None or not st.markers[six][seat]:
+            break
+        if double:
+            plays.append({"warlord": "double_six"})
+            break
+    command: dict[str, Any] = {"type": "place", "cards": dict(zip(PROVINCES, cards, strict=True))}
+    if st.variant == "standard" and rng.random() < 0.5:
+        options = [p for p in warlord_plays(st, seat) if p["warlord"] != "double_six"]
+        if options:
+            plays.append(rng.choice(options))
+    if plays:
+        command["warlords"] = plays
+    arm = {}
+    for warlord in sorted(REACTIVE_WARLORDS):
+        if holds(st, seat, warlord) and rng.random() < 0.5:
+            arm[warlord] = rng.choice(PROVINCES) if warlord == "restraint" else True
+    if arm:
+        command["arm"] = arm
+    if rng.random() < 0.3:
+        order = list(PROVINCES)
+        rng.shuffle(order)
+        command["order"] = order[: rng.randrange(1, 6)]
+    roll = rng.random()
+    if roll < 0.3:
+        command["supply"] = rng.choice(["largest", "smallest"])
+    elif roll < 0.4:
+        command["supply"] = rng.sample(list(PROVINCES), 5)
+    spare = [c for c in hand if c not in FRAMED and c not in cards]
+    if st.aside[seat] and spare and rng.random() < 0.05:
+        command["reinforce"] = [rng.choice(spare)]
+    return command

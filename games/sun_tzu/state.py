@@ -1,0 +1,409 @@
+"""The Sun Tzu position: one immutable value, and ``evolve`` that applies one event to it.
+
+``State`` is treated as immutable: every field holds tuples, frozensets, ints, strings or
+dicts that are never changed after they are built, and ``evolve`` returns a new ``State``
+that shares whatever the event did not touch (a shallow copy, then copy-on-write of the
+fields it changes). That keeps folding cheap and makes "decide never mutates its input"
+true by construction.
+
+Per-seat fields are pairs indexed by seat (0 = blue, 1 = red); per-province fields are
+5-tuples in board order.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.sun_tzu.components import (
+    FRAMED,
+    PROVINCE_INDEX,
+    PROVINCES,
+    SEATS,
+    card_key,
+)
+
+SEAT_INDEX = {name: i for i, name in enumerate(SEATS)}
+
+
+class State:
+    """A complete Sun Tzu position, hidden parts included (never send it to a client)."""
+
+    __slots__ = (
+        "variant", "events_on", "round", "phase",
+        "displays", "armies", "markers", "reserve", "aside", "score",
+        "hands", "decks", "gone", "burned", "drawn", "keep_n", "played_one",
+        "kept", "spent", "extra",
+        "placed", "plans", "first_placer", "queue", "deadly",
+        "privilege", "order", "fought", "current", "stage", "battle", "tasks", "recycled",
+        "window", "answered",
+        "event_up", "event_deck", "events_done", "plague_reveals",
+        "outcome",
+    )  # fmt: skip
+
+    def __init__(self) -> None:
+        self.variant = "standard"
+        self.events_on = False
+        self.round = 0
+        self.phase = "new"
+        self.displays: tuple[tuple[int, int, int], ...] = ()
+        self.armies: tuple[tuple[int, int], ...] = ((0, 0),) * 5
+        self.markers: tuple[tuple[int, int], ...] = ((0, 0),) * 5
+        self.reserve = (0, 0)
+        self.aside = (0, 0)
+        self.score = 0
+        self.hands: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+        self.decks: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+        self.gone: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # left face up
+        self.burned: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # left face down
+        self.drawn: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # awaiting "keep"
+        self.keep_n = (0, 0)
+        self.played_one = (False, False)
+        self.kept: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # Warlords held
+        self.spent: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # Warlords played
+        self.extra = (0, 0)  # extra Warlords owed (War chariot)
+        self.placed: tuple[tuple[str, ...] | None, tuple[str, ...] | None] = (None, None)
+        self.plans: tuple[dict[str, Any], dict[str, Any]] = ({}, {})
+        self.first_placer: int | None = None
+        self.queue: tuple[tuple[int, dict[str, Any]], ...] = ()  # Warlord plays to apply
+        self.deadly = False  # Deadly plague played this round
+        self.privilege: int | None = None
+        self.order: tuple[int, ...] = ()  # provinces named in advance by the holder
+        self.fought: tuple[int, ...] = ()  # provinces resolved this round, in order
+        self.current: int | None = None
+        self.stage = ""
+        self.battle: dict[str, Any] | None = None
+        self.tasks: tuple[dict[str, Any], ...] = ()  # armies owed, head first
+        self.recycled: tuple[tuple[int, int], ...] = ()  # (seat, province) cards recycled
+        self.window: tuple[tuple | None, tuple | None] = ((), ())  # None = answer owed
+        self.answered: tuple[int, ...] = ()
+        self.event_up: str | None = None
+        self.event_deck: tuple[str, ...] = ()
+        self.events_done: tuple[str, ...] = ()
+        self.plague_reveals = 0
+        self.outcome: dict[str, Any] | None = None
+
+    def copy(self) -> State:
+        new = State.__new__(State)
+        for name in State.__slots__:
+            object.__setattr__(new, name, getattr(self, name))
+        return new
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        return all(getattr(self, n) == getattr(other, n) for n in State.__slots__)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<sun-tzu State round={self.round} phase={self.phase} score={self.score}>"
+
+    # Derived facts used by several modules.
+    def on_board(self, seat: int) -> int:
+        return sum(a[seat] for a in self.armies)
+
+    def owner(self, province: int) -> int | None:
+        blue, red = self.armies[province]
+        return 0 if blue else 1 if red else None
+
+
+def with_seat(pair: tuple, seat: int, value: Any) -> tuple:
+    return (value, pair[1]) if seat == 0 else (pair[0], value)
+
+
+def sort_cards(cards: Any) -> tuple[str, ...]:
+    return tuple(sorted(cards, key=card_key))
+
+
+def remove_cards(hand: tuple[str, ...], cards: Any) -> tuple[str, ...]:
+    rest = list(hand)
+    for c in cards:
+        rest.remove(c)
+    return tuple(rest)
+
+
+# ---------------------------------------------------------------------------------------
+# Army locations: "reserve", "aside", a province name, or "marker@<province>".
+def _add(st: State, seat: int, where: str, n: int) -> None:
+    if where == "reserve":
+        st.reserve = with_seat(st.reserve, seat, st.reserve[seat] + n)
+    elif where == "aside":
+        st.aside = with_seat(st.aside, seat, st.aside[seat] + n)
+    elif where.startswith("marker@"):
+        p = PROVINCE_INDEX[where[7:]]
+        m = list(st.markers)
+        m[p] = with_seat(m[p], seat, m[p][seat] + n)
+        st.markers = tuple(m)
+    else:
+        p = PROVINCE_INDEX[where]
+        a = list(st.armies)
+        a[p] = with_seat(a[p], seat, a[p][seat] + n)
+        st.armies = tuple(a)
+
+
+def move_armies(st: State, moves: Any) -> None:
+    """Apply ``[seat, from, to, n]`` moves to a fresh copy (called only from evolve)."""
+    for seat_name, src, dst, n in moves:
+        seat = SEAT_INDEX[seat_name]
+        _add(st, seat, src, -n)
+        _add(st, seat, dst, n)
+
+
+# ---------------------------------------------------------------------------------------
+# evolve: one handler per event type; total, no validation, no randomness.
+def _game_started(st: State, e: dict) -> None:
+    st.variant = e["variant"]
+    st.events_on = e["events"]
+    st.displays = tuple(tuple(d) for d in e["displays"])
+    st.reserve = tuple(e["reserve"])
+    st.aside = tuple(e["aside"])
+    st.event_up = e["event_up"]
+    st.phase = "setup"
+
+
+def _event_deck_shuffled(st: State, e: dict) -> None:
+    st.event_deck = tuple(e["order"])
+
+
+def _deck_shuffled(st: State, e: dict) -> None:
+    seat = SEAT_INDEX[e["seat"]]
+    st.decks = with_seat(st.decks, seat, tuple(e["deck"]))
+    st.hands = with_seat(st.hands, seat, sort_cards(FRAMED))
+
+
+def _cards_drawn(st: State, e: dict) -> None:
+    seat = SEAT_INDEX[e["seat"]]
+    cards = tuple(e["cards"])
+    st.decks = with_seat(st.decks, seat, st.decks[seat][len(cards) :])
+    if len(cards) <= e["keep"]:
+        st.hands = with_seat(st.hands, seat, sort_cards(st.hands[seat] + cards))
+    else:
+        st.drawn = with_seat(st.drawn, seat, cards)
+        st.keep_n = with_seat(st.keep_n, seat, e["keep"])
+
+
+def _card_kept(st: State, e: dict) -> None:
+    seat = SEAT_INDEX[e["seat"]]
+    st.hands = with_seat(st.hands, seat, sort_cards(st.hands[seat] + tuple(e["keep"])))
+    st.decks = with_seat(st.decks, seat, st.decks[seat] + tuple(e["bottom"]))
+    st.drawn = with_seat(st.drawn, seat, ())
+    st.keep_n = with_seat(st.keep_n, seat, 0)
+
+
+def _warlords_to_choose(st: State, e: dict) -> None:
+    st.phase = "warlords"
+
+
+def _warlord_chosen(st: State, e: dict) -> None:
+    seat = SEAT_INDEX[e["seat"]]
+    st.kept = with_seat(st.kept, seat, (*st.kept[seat], e["warlord"]))
+    if e.get("extra"):
+        st.extra = with_seat(st.extra, seat, st.extra[seat] - 1)
+
+
+def _warlord_played(st: State, e: dict) -> None:
+    seat = SEAT_INDEX[e["seat"]]
+    if st.queue and e.get("queued"):
+        st.queue = st.queue[1:]
+    if e.get("fizzled"):
+        if e.get("spent"):
+            st.spent = with_seat(st.spent, seat, (*st.spent[seat], e["warlord"]))
+        return
+    st.spent = with_seat(st.spent, seat, (*st.spent[seat], e["warlord"]))
+    st.score += e.get("score", 0)
+    if e["warlord"] == "deadly_plague":
+        st.deadly = True
+    move_armies(st, e.get("moves", ()))
+
+
+def _round_started(st: State, e: dict) -> None:
+    st.round = e["round"]
+    st.phase = "place"
+    st.placed = (None, None)
+    st.plans = ({}, {})
+    st.first_placer = None
+    st.queue = ()
+    st.deadly = False
+    st.order = ()
+    st.fought = ()
+    st.current = None
+    st.stage = ""
+    st.battle = None
+    st.recycled = ()
+    st.played_one = (False, False)
+    st.window = ((), ())
+    st.answered = ()
+
+
+def _placed(st: State, e: dict) -> None:
+    seat = SEAT_INDEX[e["seat"]]
+    cards = tuple(e["cards"][p] for p in PROVINCES)
+    st.placed = with_seat(st.placed, seat, cards)
+    st.hands = with_seat(st.hands, seat, remove_cards(st.hands[seat], cards))
+    st.plans = with_seat(st.plans, seat, e["plan"])
+    if st.first_placer is None:
+        st.first_placer = seat
+
+
+def _cards_down(st: State, e: dict) -> None:
+    st.phase = "prebattle"
+    st.queue = tuple((SEAT_INDEX[s], play) for s, play in e["plays"])
+
+
+def _privilege_settled(st: State, e: dict) -> None:
+    holder = e["holder"]
+    st.privilege = None if holder is None else SEAT_INDEX[holder]
+    st.phase = "battle"
+    st.order = tuple(PROVINCE_INDEX[p] for p in e.get("order", ()))
+
+
+def _order_named(st: State, e: dict) -> None:
+    st.order = tuple(PROVINCE_INDEX[p] for p in e["provinces"])
+
+
+def _battle_revealed(st: State, e: dict) -> None:
+    p = PROVINCE_INDEX[e["province"]]
+    st.current = p
+    st.stage = "effects"
+    if st.order and st.order[0] == p:
+        st.order = st.order[1:]
+    st.battle = e
+    st.tasks = st.tasks + tuple(e["tasks"])
+    st.plague_reveals += e["plagues"]
+    for seat_name in e["fired"]:
+        seat = SEAT_INDEX[seat_name]
+        st.spent = with_seat(st.spent, seat, (*st.spent[seat], *e["fired"][seat_name]))
+    if e["cards"]["blue"] == "1":
+        st.played_one = with_seat(st.played_one, 0, True)
+    if e["cards"]["red"] == "1":
+        st.played_one = with_seat(st.played_one, 1, True)
+
+
+def _battle_resolved(st: State, e: dict) -> None:
+    move_armies(st, e["moves"])
+    st.stage = "after"
+    st.tasks = st.tasks + tuple(e["tasks"])
+
+
+def _armies_moved(st: State, e: dict) -> None:
+    move_armies(st, e["moves"])
+    st.tasks = st.tasks[1:]
+
+
+def _event_triggered(st: State, e: dict) -> None:
+    st.events_done = (*st.events_done, e["card"])
+    st.event_up = st.event_deck[0] if st.event_deck else None
+    st.event_deck = st.event_deck[1:]
+    st.tasks = st.tasks + tuple(e.get("tasks", ()))
+    move_armies(st, e.get("moves", ()))
+    for seat_name in e.get("extra", ()):
+        seat = SEAT_INDEX[seat_name]
+        st.extra = with_seat(st.extra, seat, st.extra[seat] + 1)
+
+
+def _card_recycled(st: State, e: dict) -> None:
+    seat = SEAT_INDEX[e["seat"]]
+    deck = st.decks[seat]
+    burned = e.get("burned")
+    if burned is not None:
+        deck = deck[1:]
+        st.burned = with_seat(st.burned, seat, (*st.burned[seat], burned))
+    st.decks = with_seat(st.decks, seat, (*deck, e["card"]))
+    st.spent = with_seat(st.spent, seat, (*st.spent[seat], e["warlord"]))
+    st.recycled = (*st.recycled, (seat, PROVINCE_INDEX[e["province"]]))
+
+
+def _battle_ended(st: State, e: dict) -> None:
+    st.fought = (*st.fought, st.current)
+    st.current = None
+    st.stage = ""
+    st.battle = None
+
+
+def _window_opened(st: State, e: dict) -> None:
+    st.phase = "after"
+    st.window = tuple(None if s in e["seats"] else () for s in SEATS)
+    st.answered = ()
+
+
+def _after_battles_chosen(st: State, e: dict) -> None:
+    seat = SEAT_INDEX[e["seat"]]
+    st.window = with_seat(st.window, seat, tuple(e["plays"]))
+    st.answered = (*st.answered, seat)
+
+
+def _window_closed(st: State, e: dict) -> None:
+    st.queue = tuple((SEAT_INDEX[s], play) for s, play in e["plays"])
+    st.window = ((), ())
+    st.answered = ()
+
+
+def _scored(st: State, e: dict) -> None:
+    st.score = e["marker"]
+    st.phase = "scored"
+
+
+def _round_ended(st: State, e: dict) -> None:
+    hands, gone = list(st.hands), list(st.gone)
+    for seat in (0, 1):
+        cards = st.placed[seat] or ()
+        back = [c for c in cards if c in FRAMED]
+        left = [c for p, c in enumerate(cards) if c not in FRAMED and (seat, p) not in st.recycled]
+        hands[seat] = sort_cards(hands[seat] + tuple(back))
+        gone[seat] = gone[seat] + tuple(left)
+    st.hands, st.gone = tuple(hands), tuple(gone)
+    st.placed = (None, None)
+    st.phase = "draw"
+
+
+def _reinforced(st: State, e: dict) -> None:
+    seat = SEAT_INDEX[e["seat"]]
+    st.hands = with_seat(st.hands, seat, remove_cards(st.hands[seat], (e["card"],)))
+    st.gone = with_seat(st.gone, seat, (*st.gone[seat], e["card"]))
+    move_armies(st, [[e["seat"], "aside", "reserve", 1]])
+
+
+def _game_ended(st: State, e: dict) -> None:
+    st.phase = "over"
+    st.outcome = {k: e[k] for k in ("winner", "reason", "score", "reserve")}
+    st.tasks = ()
+    st.extra = (0, 0)
+    st.drawn = ((), ())
+
+
+HANDLERS = {
+    "game_started": _game_started,
+    "event_deck_shuffled": _event_deck_shuffled,
+    "deck_shuffled": _deck_shuffled,
+    "cards_drawn": _cards_drawn,
+    "card_kept": _card_kept,
+    "warlords_to_choose": _warlords_to_choose,
+    "warlord_chosen": _warlord_chosen,
+    "warlord_played": _warlord_played,
+    "round_started": _round_started,
+    "placed": _placed,
+    "cards_down": _cards_down,
+    "privilege_settled": _privilege_settled,
+    "order_named": _order_named,
+    "battle_revealed": _battle_revealed,
+    "battle_resolved": _battle_resolved,
+    "armies_moved": _armies_moved,
+    "event_triggered": _event_triggered,
+    "card_recycled": _card_recycled,
+    "battle_ended": _battle_ended,
+    "window_opened": _window_opened,
+    "after_battles_chosen": _after_battles_chosen,
+    "window_closed": _window_closed,
+    "scored": _scored,
+    "round_ended": _round_ended,
+    "reinforced": _reinforced,
+    "game_ended": _game_ended,
+}
+EVENT_TYPES = tuple(HANDLERS)
+
+
+def evolve(state: State, event: dict) -> State:
+    """Apply one event; total for every event ``decide`` or ``setup`` emits."""
+    new = state.copy()
+    HANDLERS[event["type"]](new, event)
+    return new

@@ -48,9 +48,7 @@ def compare(blue: Value, red: Value) -> tuple[int | None, int]:
     return (0, 1) if kb == "number" else (1, 1)
 
 
-def margin_moves(
-    armies: tuple[int, int], winner: int, margin: int
-) -> tuple[int, int]:
+def margin_moves(armies: tuple[int, int], winner: int, margin: int) -> tuple[int, int]:
     """Applying a winning margin to a province: (loser's armies removed, winner's to add).
 
     The four cases of the rules: empty or the winner's → add d; the loser's with more than

@@ -30,7 +30,7 @@ from games.sun_tzu.components import (
     WARLORDS_OF,
 )
 from games.sun_tzu.flow import holds, next_province, owed, play_error, resigned, run
-from games.sun_tzu.state import State, evolve
+from games.sun_tzu.state import State, apply_in_place
 
 KIND_WORDS = {
     "choose_warlord": "choose your Warlord",
@@ -85,13 +85,21 @@ def setup(options: Mapping[str, Any] | None, rng: Any) -> list[dict[str, Any]]:
     for seat in SEATS:
         cards = [c for c in deck if c not in FRAMED]
         rng.shuffle(cards)
-        events.append({"type": "deck_shuffled", "visible_to": "server", "seat": seat,
-                       "deck": cards})  # fmt: skip
-        events.append({"type": "cards_drawn", "visible_to": seat, "seat": seat,
-                       "cards": cards[:STARTING_HAND_DRAW], "keep": STARTING_HAND_DRAW})  # fmt: skip
+        events.append(
+            {"type": "deck_shuffled", "visible_to": "server", "seat": seat, "deck": cards}
+        )
+        events.append(
+            {
+                "type": "cards_drawn",
+                "visible_to": seat,
+                "seat": seat,
+                "cards": cards[:STARTING_HAND_DRAW],
+                "keep": STARTING_HAND_DRAW,
+            }
+        )
     st = State()
     for event in events:
-        st = evolve(st, event)
+        apply_in_place(st, event)
     run(st, events)
     return events
 
@@ -111,22 +119,22 @@ def decide(state: State, seat_name: str, command: Any, rng: Any = None) -> list[
         raise RulesError(f"there is no command {command['type']!r}; the commands are: {kinds}")
     seat = SEATS.index(seat_name)
     out: list[dict[str, Any]] = []
-    st = state
+    st = state.copy()  # decide's private scratch state; the caller's state is never touched
     extra = command.get("reinforce", ())
     if command["type"] != "reinforce":
         if not isinstance(extra, list | tuple):
             raise RulesError("reinforce is a list of the cards you discard, one per army")
         for card in extra:
-            st = _apply(st, _reinforcement(st, seat, card), out)
+            _apply(st, _reinforcement(st, seat, card), out)
     for event in handler(st, seat, command):
-        st = _apply(st, event, out)
+        _apply(st, event, out)
     run(st, out)
     return out
 
 
-def _apply(st: State, event: dict[str, Any], out: list) -> State:
+def _apply(st: State, event: dict[str, Any], out: list) -> None:
     out.append(event)
-    return evolve(st, event)
+    apply_in_place(st, event)
 
 
 def _owes(st: State, seat: int, kind: str) -> None:
@@ -179,8 +187,12 @@ def _warlord_choice(st: State, seat: int, cmd: Mapping[str, Any], extra: bool) -
         raise RulesError(f"{warlord!r} is not one of your Warlords: " + ", ".join(mine))
     if warlord in st.kept[seat]:
         raise RulesError(f"you already hold {warlord}")
-    event = {"type": "warlord_chosen", "visible_to": SEATS[seat], "seat": SEATS[seat],
-             "warlord": warlord}  # fmt: skip
+    event = {
+        "type": "warlord_chosen",
+        "visible_to": SEATS[seat],
+        "seat": SEATS[seat],
+        "warlord": warlord,
+    }
     if extra:
         event["extra"] = True
     return event
@@ -299,8 +311,9 @@ def _cmd_next_province(st: State, seat: int, cmd: Mapping[str, Any]) -> list:
     if len(names) > 1 and not rulings.ORDER_MAY_BE_NAMED_IN_ADVANCE:
         raise RulesError("name only the next province")
     assert next_province(st) is None
-    return [{"type": "order_named", "visible_to": SEATS[seat], "seat": SEATS[seat],
-             "provinces": names}]  # fmt: skip
+    return [
+        {"type": "order_named", "visible_to": SEATS[seat], "seat": SEATS[seat], "provinces": names}
+    ]
 
 
 def _cmd_sources(st: State, seat: int, cmd: Mapping[str, Any]) -> list:
@@ -326,8 +339,15 @@ def _cmd_sources(st: State, seat: int, cmd: Mapping[str, Any]) -> list:
     if error:
         raise RulesError(error)
     moves = battle.take_moves(seat, reserve, task, take)
-    return [{"type": "armies_moved", "visible_to": "all", "seat": SEATS[seat],
-             "why": task["why"], "moves": moves}]  # fmt: skip
+    return [
+        {
+            "type": "armies_moved",
+            "visible_to": "all",
+            "seat": SEATS[seat],
+            "why": task["why"],
+            "moves": moves,
+        }
+    ]
 
 
 def _cmd_keep(st: State, seat: int, cmd: Mapping[str, Any]) -> list:
@@ -344,8 +364,15 @@ def _cmd_keep(st: State, seat: int, cmd: Mapping[str, Any]) -> list:
         if card not in rest:
             raise RulesError(f"you did not draw {card!r}; you drew " + ", ".join(drawn))
         rest.remove(card)
-    return [{"type": "card_kept", "visible_to": SEATS[seat], "seat": SEATS[seat],
-             "keep": list(keep), "bottom": rest}]  # fmt: skip
+    return [
+        {
+            "type": "card_kept",
+            "visible_to": SEATS[seat],
+            "seat": SEATS[seat],
+            "keep": list(keep),
+            "bottom": rest,
+        }
+    ]
 
 
 def _cmd_after_battles(st: State, seat: int, cmd: Mapping[str, Any]) -> list:
@@ -361,8 +388,14 @@ def _cmd_after_battles(st: State, seat: int, cmd: Mapping[str, Any]) -> list:
             raise RulesError(f"you can play {play.get('warlord')} only once")
         seen.add(play.get("warlord"))
         _check_play(st, seat, play, before=False)
-    return [{"type": "after_battles_chosen", "visible_to": SEATS[seat], "seat": SEATS[seat],
-             "plays": [dict(p) for p in plays]}]  # fmt: skip
+    return [
+        {
+            "type": "after_battles_chosen",
+            "visible_to": SEATS[seat],
+            "seat": SEATS[seat],
+            "plays": [dict(p) for p in plays],
+        }
+    ]
 
 
 HANDLERS = {

@@ -27,7 +27,7 @@ from games.sun_tzu.components import (
     SET_ASIDE_COST,
     WARLORDS_OF,
 )
-from games.sun_tzu.state import State, evolve
+from games.sun_tzu.state import State, apply_in_place
 
 
 def holds(st: State, seat: int, warlord: str) -> bool:
@@ -264,11 +264,7 @@ def _battle(st: State) -> list[dict[str, Any]]:
     if st.current is None:
         if len(st.fought) < 5:
             return [_reveal(st, next_province(st))]
-        seats = [
-            SEATS[s]
-            for s in (BLUE, RED)
-            if any(w not in st.spent[s] for w in st.kept[s])
-        ]
+        seats = [SEATS[s] for s in (BLUE, RED) if any(w not in st.spent[s] for w in st.kept[s])]
         if st.round in rulings.AFTER_BATTLES_ROUNDS and seats:
             return [{"type": "window_opened", "visible_to": "all", "seats": seats}]
         return _score(st)
@@ -281,8 +277,11 @@ def _reveal(st: State, p: int) -> dict[str, Any]:
     cards = (st.placed[BLUE][p], st.placed[RED][p])
     fired: dict[str, list[str]] = {}
     restrained = armed(st, BLUE, "restraint") == PROVINCES[p] and cards[BLUE] in (
-        "7", "8", "9", "10",
-    )  # fmt: skip
+        "7",
+        "8",
+        "9",
+        "10",
+    )
     countered = bool(armed(st, RED, "counter_plague")) and cards[BLUE] == PLAGUE
     if restrained:
         fired["blue"] = ["restraint"]
@@ -318,13 +317,25 @@ def _reveal(st: State, p: int) -> dict[str, Any]:
 
 
 def _cost(seat: int, n: int, to: str, why: str, p: int) -> dict[str, Any]:
-    return {"kind": "cost", "seat": SEATS[seat], "n": n, "to": to, "why": why,
-            "province": PROVINCES[p]}  # fmt: skip
+    return {
+        "kind": "cost",
+        "seat": SEATS[seat],
+        "n": n,
+        "to": to,
+        "why": why,
+        "province": PROVINCES[p],
+    }
 
 
 def _supply(seat: int, n: int, p: int, why: str) -> dict[str, Any]:
-    return {"kind": "supply", "seat": SEATS[seat], "n": n, "to": PROVINCES[p], "why": why,
-            "province": PROVINCES[p]}  # fmt: skip
+    return {
+        "kind": "supply",
+        "seat": SEATS[seat],
+        "n": n,
+        "to": PROVINCES[p],
+        "why": why,
+        "province": PROVINCES[p],
+    }
 
 
 def _margin(st: State, p: int, winner: int, margin: int, why: str) -> tuple[list, list]:
@@ -438,8 +449,12 @@ def _event_check(st: State) -> list[dict[str, Any]]:
         if st.score:
             behind = RED if st.score > 0 else BLUE
             moves, tasks = _margin(st, p, behind, 1, card)
-    event = {"type": "event_triggered", "visible_to": "all", "card": card,
-             "next": st.event_deck[0] if st.event_deck else None}  # fmt: skip
+    event = {
+        "type": "event_triggered",
+        "visible_to": "all",
+        "card": card,
+        "next": st.event_deck[0] if st.event_deck else None,
+    }
     if not st.event_deck and rulings.LAST_EVENT_ENDS_BEFORE_EFFECT:
         return [event, _end(st, st.score, "last_event")]
     event.update(tasks=tasks, moves=moves, extra=extra)
@@ -529,9 +544,13 @@ def _after_window(st: State) -> list[dict[str, Any]]:
 def _next_round(st: State) -> list[dict[str, Any]]:
     # Only reached with drawn cards left when the ruling lets alike cards be kept unasked.
     kept = [
-        {"type": "card_kept", "visible_to": SEATS[seat], "seat": SEATS[seat],
-         "keep": list(st.drawn[seat][: st.keep_n[seat]]),
-         "bottom": list(st.drawn[seat][st.keep_n[seat] :])}  # fmt: skip
+        {
+            "type": "card_kept",
+            "visible_to": SEATS[seat],
+            "seat": SEATS[seat],
+            "keep": list(st.drawn[seat][: st.keep_n[seat]]),
+            "bottom": list(st.drawn[seat][st.keep_n[seat] :]),
+        }
         for seat in (BLUE, RED)
         if st.drawn[seat]
     ]
@@ -550,13 +569,13 @@ _PHASES = {
 }
 
 
-def run(st: State, out: list[dict[str, Any]]) -> State:
-    """Apply automatic events until a decision is owed or the game is over."""
-    while st.phase != "over" and not owed(st):
-        for event in auto(st):
-            st = evolve(st, event)
+def run(scratch: State, out: list[dict[str, Any]]) -> None:
+    """Apply automatic events to a private scratch state, and append them to ``out``,
+    until a decision is owed or the game is over."""
+    while scratch.phase != "over" and not owed(scratch):
+        for event in auto(scratch):
+            apply_in_place(scratch, event)
             out.append(event)
-    return st
 
 
 def framed(card: str) -> bool:

@@ -48,9 +48,7 @@ def _warlords(st: State, seat: int) -> list[dict[str, Any]]:
 
 def _extra(st: State, seat: int) -> list[dict[str, Any]]:
     return [
-        {"type": "extra_warlord", "warlord": w}
-        for w in WARLORDS_OF[seat]
-        if w not in st.kept[seat]
+        {"type": "extra_warlord", "warlord": w} for w in WARLORDS_OF[seat] if w not in st.kept[seat]
     ]
 
 
@@ -63,7 +61,10 @@ def _placements(st: State, seat: int) -> list[dict[str, Any]]:
         if cards in seen:
             continue
         seen.add(cards)
-        command: dict[str, Any] = {"type": "place", "cards": dict(zip(PROVINCES, cards, strict=True))}
+        command: dict[str, Any] = {
+            "type": "place",
+            "cards": dict(zip(PROVINCES, cards, strict=True)),
+        }
         six = cards.index("6") if "6" in cards else None
         if six is not None and st.markers[six][seat]:
             if not double:

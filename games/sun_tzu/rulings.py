@@ -19,9 +19,7 @@ ADJACENT_PAIRS = (
     ("Chu", "Wu"),
 )
 ADJACENT: tuple[frozenset[int], ...] = tuple(
-    frozenset(
-        PROVINCE_INDEX[b if a == name else a] for a, b in ADJACENT_PAIRS if name in (a, b)
-    )
+    frozenset(PROVINCE_INDEX[b if a == name else a] for a, b in ADJACENT_PAIRS if name in (a, b))
     for name in PROVINCE_INDEX
 )
 

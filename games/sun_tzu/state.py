@@ -28,18 +28,6 @@ SEAT_INDEX = {name: i for i, name in enumerate(SEATS)}
 class State:
     """A complete Sun Tzu position, hidden parts included (never send it to a client)."""
 
-    __slots__ = (
-        "variant", "events_on", "round", "phase",
-        "displays", "armies", "markers", "reserve", "aside", "score",
-        "hands", "decks", "gone", "burned", "drawn", "keep_n", "played_one",
-        "kept", "spent", "extra",
-        "placed", "plans", "first_placer", "queue", "deadly",
-        "privilege", "order", "fought", "current", "stage", "battle", "tasks", "recycled",
-        "window", "answered",
-        "event_up", "event_deck", "events_done", "plague_reveals",
-        "outcome",
-    )  # fmt: skip
-
     def __init__(self) -> None:
         self.variant = "standard"
         self.events_on = False
@@ -83,15 +71,15 @@ class State:
         self.outcome: dict[str, Any] | None = None
 
     def copy(self) -> State:
+        # A shallow copy is enough: every field holds a value that is never changed in place.
         new = State.__new__(State)
-        for name in State.__slots__:
-            object.__setattr__(new, name, getattr(self, name))
+        new.__dict__ = self.__dict__.copy()
         return new
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, State):
             return NotImplemented
-        return all(getattr(self, n) == getattr(other, n) for n in State.__slots__)
+        return self.__dict__ == other.__dict__
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -407,3 +395,9 @@ def evolve(state: State, event: dict) -> State:
     new = state.copy()
     HANDLERS[event["type"]](new, event)
     return new
+
+
+def apply_in_place(scratch: State, event: dict) -> None:
+    """Apply an event to a private copy that nobody else holds (``decide``'s scratch
+    state). Safe because handlers only ever replace fields, never change their values."""
+    HANDLERS[event["type"]](scratch, event)

@@ -129,7 +129,9 @@ def redact(event: dict[str, Any], seat_name: str | None) -> dict[str, Any]:
     to = event.get("visible_to", "all")
     if to == "all" or (seat_name is not None and to == seat_name):
         return event
-    stub = {k: event[k] for k in ("type", "visible_to", *_PUBLIC_FIELDS[event["type"]]) if k in event}
+    stub = {
+        k: event[k] for k in ("type", "visible_to", *_PUBLIC_FIELDS[event["type"]]) if k in event
+    }
     if event["type"] == "cards_drawn":
         stub["count"] = len(event["cards"])
     if event["type"] == "card_recycled":

@@ -300,6 +300,7 @@ def _reveal(st: State, p: int) -> dict[str, Any]:
             tasks.append(_cost(seat, 1, "marker@" + PROVINCES[p], "six", p))
         elif card in SET_ASIDE_COST:
             tasks.append(_cost(seat, SET_ASIDE_COST[card], "aside", card, p))
+    settled, tasks = settle(st, tasks)
     return {
         "type": "battle_revealed",
         "visible_to": "all",
@@ -312,8 +313,27 @@ def _reveal(st: State, p: int) -> dict[str, Any]:
         "margin": margin,
         "fired": fired,
         "plagues": cards.count(PLAGUE),
+        "moves": settled,
         "tasks": tasks,
     }
+
+
+def settle(st: State, tasks: list[dict[str, Any]]) -> tuple[list, list]:
+    """Split new army tasks into the moves that need no decision and the tasks that do.
+
+    Tasks created together belong to different seats (or touch only one seat's armies),
+    so settling one never changes another's sources; settling them inside the event that
+    creates them saves an event per battle in the common case.
+    """
+    moves: list = []
+    open_tasks: list = []
+    for task in tasks:
+        settled = task_moves(st, task)
+        if settled is None:
+            open_tasks.append(task)
+        else:
+            moves.extend(settled)
+    return moves, open_tasks
 
 
 def _cost(seat: int, n: int, to: str, why: str, p: int) -> dict[str, Any]:
@@ -341,8 +361,9 @@ def _supply(seat: int, n: int, p: int, why: str) -> dict[str, Any]:
 def _margin(st: State, p: int, winner: int, margin: int, why: str) -> tuple[list, list]:
     removed, add = battle.margin_moves(st.armies[p], winner, margin)
     moves = [[SEATS[1 - winner], PROVINCES[p], "reserve", removed]] if removed else []
-    tasks = [_supply(winner, add, p, why)] if add else []
-    return moves, tasks
+    # The loser's removal never changes the winner's sources (reserve, other provinces).
+    supplied, tasks = settle(st, [_supply(winner, add, p, why)] if add else [])
+    return moves + supplied, tasks
 
 
 def _resolve(st: State) -> dict[str, Any]:
@@ -426,7 +447,7 @@ def _event_check(st: State) -> list[dict[str, Any]]:
     if card == "epidemic":
         if st.plague_reveals < rulings.EPIDEMIC_PLAGUE_REVEALS:
             return []
-        tasks = [_cost(s, 1, "aside", card, p) for s in (BLUE, RED)]
+        moves, tasks = settle(st, [_cost(s, 1, "aside", card, p) for s in (BLUE, RED)])
     elif card == "war_chariot":
         seats = [
             s
@@ -441,7 +462,7 @@ def _event_check(st: State) -> list[dict[str, Any]]:
         seats = _challenged(st, nine_or_ten)
         if not seats:
             return []
-        tasks = [_cost(s, cost, "aside", card, p) for s in seats]
+        moves, tasks = settle(st, [_cost(s, cost, "aside", card, p) for s in seats])
     elif card == "light_infantry":
         b = st.battle
         if not (b["cards"]["blue"] == "1" and b["cards"]["red"] == "1"):

@@ -256,6 +256,7 @@ def _battle_revealed(st: State, e: dict) -> None:
     if st.order and st.order[0] == p:
         st.order = st.order[1:]
     st.battle = e
+    move_armies(st, e["moves"])
     st.tasks = st.tasks + tuple(e["tasks"])
     st.plague_reveals += e["plagues"]
     for seat_name in e["fired"]:

@@ -1,0 +1,1 @@
+"""Benchmarks: each prints its figures as the last lines, ``name: value unit``."""

@@ -1,0 +1,61 @@
+"""Whole games between policies, through the public protocol only (any registered game).
+
+A policy is a function ``(rules, state, seat, rng) -> command``. Used by ``bingfa
+selfplay``, ``bench.rules`` and the tests; pure: randomness only from the ``rng`` given.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.base import Command, Event, Rules, Seat
+
+Policy = Callable[[Rules, Any, Seat, Any], Command]
+
+
+def random_policy(rules: Rules, state: Any, seat: Seat, rng: Any) -> Command:
+    return rules.random_command(state, seat, rng)
+
+
+POLICIES: dict[str, Policy] = {"random": random_policy}
+
+
+@dataclass
+class Game:
+    """A finished game: its events, the commands that made them, and the outcome."""
+
+    events: list[Event] = field(default_factory=list)
+    commands: list[tuple[Seat, Command]] = field(default_factory=list)
+    state: Any = None
+    outcome: dict[str, Any] | None = None
+
+
+def play(
+    rules: Rules,
+    options: Mapping[str, Any],
+    rng: Any,
+    policies: Mapping[Seat, Policy] | None = None,
+    max_commands: int = 100_000,
+) -> Game:
+    """Play one game to its end; each seat that owes a decision answers in seat order."""
+    policies = policies or {}
+    game = Game(events=rules.setup(options, rng))
+    state = rules.fold(game.events)
+    for _ in range(max_commands):
+        due = rules.pending(state)
+        if not due:
+            break
+        seat = next(iter(due))
+        command = policies.get(seat, random_policy)(rules, state, seat, rng)
+        events = rules.decide(state, seat, command, rng)
+        for event in events:
+            state = rules.evolve(state, event)
+        game.commands.append((seat, command))
+        game.events.extend(events)
+    else:
+        raise RuntimeError(f"{rules.key}: no end after {max_commands} commands")
+    game.state = state
+    game.outcome = rules.outcome(state)
+    return game

@@ -1,0 +1,1 @@
+"""Replay store: archives of finished games, replay to any step, audit and verification."""

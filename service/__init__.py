@@ -1,0 +1,1 @@
+"""The Flask service (``create_app``) and the ``bingfa`` command line."""

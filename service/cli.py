@@ -43,7 +43,10 @@ def selfplay(args: argparse.Namespace, console: Console) -> int:
         console.print(f"[red]{error.args[0]}[/red]")
         return 2
     options = {"variant": args.variant, "events": args.events}
-    policies = {seat: load_policy(spec) for seat, spec in zip(rules.seats, (args.blue, args.red))}
+    policies = {
+        seat: load_policy(spec)
+        for seat, spec in zip(rules.seats, (args.blue, args.red), strict=True)
+    }
     wins: Counter[str] = Counter()
     reasons: Counter[str] = Counter()
     rounds = events = 0
@@ -66,7 +69,9 @@ def selfplay(args: argparse.Namespace, console: Console) -> int:
     n = args.games
     console.print(
         f"{n} games of {rules.key} {options}, seed {args.seed}: "
-        + ", ".join(f"{s} = {spec}" for s, spec in zip(rules.seats, (args.blue, args.red)))
+        + ", ".join(
+            f"{s} = {spec}" for s, spec in zip(rules.seats, (args.blue, args.red), strict=True)
+        )
     )
     table = Table("result", "games", "rate")
     for who in (*rules.seats, "draw"):

@@ -319,7 +319,7 @@ def _cmd_next_province(st: State, seat: int, cmd: Mapping[str, Any]) -> list:
 def _cmd_sources(st: State, seat: int, cmd: Mapping[str, Any]) -> list:
     # An exceptional reinforcement attached to this answer may have settled the choice
     # already; the answer stays valid as long as the armies owed are still this seat's.
-    if not (st.tasks and st.tasks[0]["seat"] == SEATS[seat] and not owed(st).get(1 - seat)):
+    if not (st.tasks and st.tasks[0]["seat"] == SEATS[seat] and owed(st).get(seat) is None):
         _owes(st, seat, "sources")
     task = st.tasks[0]
     take_in = cmd.get("take", {})

@@ -236,6 +236,9 @@ def _after_placement(st: State) -> list[dict[str, Any]]:
         [SEATS[seat], play]
         for seat in (first, 1 - first)
         for play in st.plans[seat].get("warlords", ())
+        # Double six shows only when the 6 is revealed on its marker (see _reveal):
+        # announcing it now would tell the opponent where the 6 lies.
+        if play["warlord"] != "double_six"
     ]
     return [{"type": "cards_down", "visible_to": "all", "first": SEATS[first], "plays": plays}]
 
@@ -287,6 +290,8 @@ def _reveal(st: State, p: int) -> dict[str, Any]:
         fired["blue"] = ["restraint"]
     if countered:
         fired["red"] = ["counter_plague"]
+    if cards[RED] == "6" and st.markers[p][RED] and holds(st, RED, "double_six"):
+        fired.setdefault("red", []).append("double_six")
     values = (
         battle.value_of(cards[BLUE], restrained=restrained, counter_plagued=countered),
         battle.value_of(cards[RED]),

@@ -73,13 +73,13 @@ def task_moves(st: State, task: dict[str, Any]) -> list | None:
 
 def next_province(st: State) -> int | None:
     """The province fought next, or None when the privilege holder must name it."""
-    left = [p for p in range(5) if p not in st.fought]
+    fought = st.fought
     if st.privilege is None or st.round == 1:
-        return left[0]
+        return len(fought)  # the fixed order is board order
     if st.order:
         return st.order[0]
-    if len(left) == 1:
-        return left[0]
+    if len(fought) == 4:
+        return 10 - sum(fought)  # the one province left (0 + 1 + 2 + 3 + 4 = 10)
     return None
 
 
@@ -266,7 +266,7 @@ def _prebattle(st: State) -> list[dict[str, Any]]:
 def _battle(st: State) -> list[dict[str, Any]]:
     if st.current is None:
         if len(st.fought) < 5:
-            return [_reveal(st, next_province(st))]
+            return _fight(st, next_province(st))
         seats = [SEATS[s] for s in (BLUE, RED) if any(w not in st.spent[s] for w in st.kept[s])]
         if st.round in rulings.AFTER_BATTLES_ROUNDS and seats:
             return [{"type": "window_opened", "visible_to": "all", "seats": seats}]
@@ -274,6 +274,26 @@ def _battle(st: State) -> list[dict[str, Any]]:
     if st.stage == "effects":
         return [_resolve(st)]
     return _after_battle(st)
+
+
+def _fight(st: State, p: int) -> list[dict[str, Any]]:
+    """The battle in province ``p``: one ``battle`` event when nothing interrupts it (no
+    decision, no event card, no recycling), else its parts (``battle_revealed``,
+    ``battle_resolved``, ..., ``battle_ended``) so that a decision can come in between."""
+    revealed = _reveal(st, p)
+    if revealed["tasks"]:
+        return [revealed]
+    scratch = st.copy()
+    apply_in_place(scratch, revealed)
+    resolved = _resolve(scratch)
+    if resolved["tasks"]:
+        return [revealed, resolved]
+    apply_in_place(scratch, resolved)
+    after = _after_battle(scratch)
+    if len(after) > 1 or after[0]["type"] != "battle_ended":
+        return [revealed, resolved, *after]
+    return [{**revealed, "type": "battle", "result": resolved["result"],
+             "resolution": resolved["moves"]}]  # fmt: skip
 
 
 def _reveal(st: State, p: int) -> dict[str, Any]:

@@ -309,6 +309,13 @@ def _battle_ended(st: State, e: dict) -> None:
     st.battle = None
 
 
+def _battle(st: State, e: dict) -> None:
+    """A whole battle that no decision interrupted: reveal, resolution, end."""
+    _battle_revealed(st, e)
+    move_armies(st, e["resolution"])
+    _battle_ended(st, e)
+
+
 def _window_opened(st: State, e: dict) -> None:
     st.phase = "after"
     st.window = tuple(None if s in e["seats"] else () for s in SEATS)
@@ -380,6 +387,7 @@ HANDLERS = {
     "event_triggered": _event_triggered,
     "card_recycled": _card_recycled,
     "battle_ended": _battle_ended,
+    "battle": _battle,
     "window_opened": _window_opened,
     "after_battles_chosen": _after_battles_chosen,
     "window_closed": _window_closed,

@@ -29,7 +29,16 @@ from games.sun_tzu.components import (
     VARIANTS,
     WARLORDS_OF,
 )
-from games.sun_tzu.flow import holds, next_province, owed, play_error, resigned, run
+from games.sun_tzu.flow import (
+    holds,
+    next_province,
+    order_named,
+    owed,
+    play_error,
+    resigned,
+    run,
+    unused_warlords,
+)
 from games.sun_tzu.state import State, apply_in_place
 
 KIND_WORDS = {
@@ -187,6 +196,8 @@ def _warlord_choice(st: State, seat: int, cmd: Mapping[str, Any], extra: bool) -
         raise RulesError(f"{warlord!r} is not one of your Warlords: " + ", ".join(mine))
     if warlord in st.kept[seat]:
         raise RulesError(f"you already hold {warlord}")
+    if extra and warlord not in unused_warlords(st, seat):
+        raise RulesError(f"{warlord} only acts at the start of the game; choose another Warlord")
     event = {
         "type": "warlord_chosen",
         "visible_to": SEATS[seat],
@@ -311,9 +322,7 @@ def _cmd_next_province(st: State, seat: int, cmd: Mapping[str, Any]) -> list:
     if len(names) > 1 and not rulings.ORDER_MAY_BE_NAMED_IN_ADVANCE:
         raise RulesError("name only the next province")
     assert next_province(st) is None
-    return [
-        {"type": "order_named", "visible_to": SEATS[seat], "seat": SEATS[seat], "provinces": names}
-    ]
+    return [order_named(seat, names)]
 
 
 def _cmd_sources(st: State, seat: int, cmd: Mapping[str, Any]) -> list:

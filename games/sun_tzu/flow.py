@@ -40,7 +40,12 @@ def armed(st: State, seat: int, warlord: str) -> Any:
 
 
 def unused_warlords(st: State, seat: int) -> list[str]:
-    return [w for w in WARLORDS_OF[seat] if w not in st.kept[seat]]
+    """The Warlords this seat may still take as an extra one (War chariot)."""
+    return [
+        w
+        for w in WARLORDS_OF[seat]
+        if w not in st.kept[seat] and w not in rulings.NOT_AN_EXTRA_WARLORD
+    ]
 
 
 # ---------------------------------------------------------------------------------------
@@ -256,11 +261,15 @@ def _prebattle(st: State) -> list[dict[str, Any]]:
         "visible_to": "all",
         "holder": None if holder is None else SEATS[holder],
     }
-    if holder is not None and st.round > 1:
-        named = st.plans[holder].get("order", ())
-        if named:
-            event["order"] = list(named)
+    if holder is not None and st.round > 1 and st.plans[holder].get("order"):
+        # The order given with the placement stays the holder's secret; the battles show it.
+        return [event, order_named(holder, st.plans[holder]["order"])]
     return [event]
+
+
+def order_named(seat: int, provinces: list[str]) -> dict[str, Any]:
+    return {"type": "order_named", "visible_to": SEATS[seat], "seat": SEATS[seat],
+            "provinces": list(provinces)}  # fmt: skip
 
 
 def _battle(st: State) -> list[dict[str, Any]]:
@@ -551,6 +560,7 @@ def _end(st: State, score: int, reason: str) -> dict[str, Any]:
         "reason": reason,
         "score": score,
         "reserve": {"blue": st.reserve[BLUE], "red": st.reserve[RED]},
+        "round": st.round,
     }
 
 

@@ -22,7 +22,7 @@ from games.sun_tzu.components import (
     SEATS,
     WARLORDS_OF,
 )
-from games.sun_tzu.flow import holds, owed, play_error
+from games.sun_tzu.flow import holds, owed, play_error, unused_warlords
 from games.sun_tzu.state import State, evolve
 
 
@@ -47,9 +47,7 @@ def _warlords(st: State, seat: int) -> list[dict[str, Any]]:
 
 
 def _extra(st: State, seat: int) -> list[dict[str, Any]]:
-    return [
-        {"type": "extra_warlord", "warlord": w} for w in WARLORDS_OF[seat] if w not in st.kept[seat]
-    ]
+    return [{"type": "extra_warlord", "warlord": w} for w in unused_warlords(st, seat)]
 
 
 def _placements(st: State, seat: int) -> list[dict[str, Any]]:

@@ -60,6 +60,10 @@ EPIDEMIC_PLAGUE_REVEALS = 4
 # Ruling: when both players meet War chariot's condition at the same moment, both choose.
 WAR_CHARIOT_MARKER_PROVINCES = 3
 
+# Ruling: Head start acts only at the start of the game, so it cannot be taken as the
+# extra Warlord War chariot gives.
+NOT_AN_EXTRA_WARLORD = frozenset({"head_start"})
+
 # Ruling: when the last event card triggers, the game ends at once, before its effect.
 LAST_EVENT_ENDS_BEFORE_EFFECT = True
 

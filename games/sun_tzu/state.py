@@ -242,7 +242,7 @@ def _privilege_settled(st: State, e: dict) -> None:
     holder = e["holder"]
     st.privilege = None if holder is None else SEAT_INDEX[holder]
     st.phase = "battle"
-    st.order = tuple(PROVINCE_INDEX[p] for p in e.get("order", ()))
+    st.order = ()
 
 
 def _order_named(st: State, e: dict) -> None:
@@ -361,7 +361,7 @@ def _reinforced(st: State, e: dict) -> None:
 
 def _game_ended(st: State, e: dict) -> None:
     st.phase = "over"
-    st.outcome = {k: e[k] for k in ("winner", "reason", "score", "reserve")}
+    st.outcome = {k: e[k] for k in ("winner", "reason", "score", "reserve", "round")}
     st.tasks = ()
     st.extra = (0, 0)
     st.drawn = ((), ())

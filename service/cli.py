@@ -49,7 +49,7 @@ def selfplay(args: argparse.Namespace, console: Console) -> int:
     }
     wins: Counter[str] = Counter()
     reasons: Counter[str] = Counter()
-    rounds = events = 0
+    rounds = length = 0
     with Progress(
         "[progress.description]{task.description}",
         BarColumn(),
@@ -64,15 +64,15 @@ def selfplay(args: argparse.Namespace, console: Console) -> int:
             wins[game.outcome["winner"] or "draw"] += 1
             reasons[game.outcome["reason"]] += 1
             rounds += getattr(game.state, "round", 0)
-            events += len(game.events)
+            length += len(game.events)
             progress.advance(task)
     n = args.games
+    events = "events on" if args.events else "events off"
     console.print(
-        f"{n} games of {rules.key} {options}, seed {args.seed}: "
-        + ", ".join(
-            f"{s} = {spec}" for s, spec in zip(rules.seats, (args.blue, args.red), strict=True)
-        )
+        f"{n} games of {rules.key} ({args.variant}, {events}), seed {args.seed}", soft_wrap=True
     )
+    seats = zip(rules.seats, (args.blue, args.red), strict=True)
+    console.print("policies: " + ", ".join(f"{s} = {spec}" for s, spec in seats), soft_wrap=True)
     table = Table("result", "games", "rate")
     for who in (*rules.seats, "draw"):
         table.add_row(
@@ -83,7 +83,7 @@ def selfplay(args: argparse.Namespace, console: Console) -> int:
     for reason, count in reasons.most_common():
         ends.add_row(reason, str(count), f"{count / n:.1%}")
     console.print(ends)
-    console.print(f"average length: {rounds / n:.2f} rounds, {events / n:.1f} events")
+    console.print(f"average length: {rounds / n:.2f} rounds, {length / n:.1f} events")
     return 0
 
 

@@ -10,6 +10,7 @@ and then adds optional plays at random, so that random games exercise every rule
 from __future__ import annotations
 
 from itertools import combinations, permutations
+from math import perm
 from typing import Any
 
 from games.sun_tzu import battle, rulings
@@ -73,10 +74,12 @@ def _placements(st: State, seat: int) -> list[dict[str, Any]]:
 
 
 def _next_provinces(st: State, seat: int) -> list[dict[str, Any]]:
+    """The next province alone, or any longer part of the remaining order, named at once."""
+    left = [PROVINCES[p] for p in range(5) if p not in st.fought]
     return [
-        {"type": "next_province", "provinces": [PROVINCES[p]]}
-        for p in range(5)
-        if p not in st.fought
+        {"type": "next_province", "provinces": list(order)}
+        for k in range(1, len(left) + 1)
+        for order in permutations(left, k)
     ]
 
 
@@ -180,7 +183,21 @@ def random_command(st: State, seat_name: str, rng: Any) -> dict[str, Any] | None
         return None
     if kind == "place":
         return _random_placement(st, seat, rng)
+    if kind == "next_province":
+        return _random_order(st, rng)
     return rng.choice(_ANSWERS[kind](st, seat) if kind != "sources" else _sources(st, seat))
+
+
+def _random_order(st: State, rng: Any) -> dict[str, Any]:
+    """Uniform over the answers ``_next_provinces`` lists, without listing them."""
+    left = [PROVINCES[p] for p in range(5) if p not in st.fought]
+    counts = [perm(len(left), k) for k in range(1, len(left) + 1)]
+    pick = rng.randrange(sum(counts))
+    k = 1
+    while pick >= counts[k - 1]:
+        pick -= counts[k - 1]
+        k += 1
+    return {"type": "next_province", "provinces": rng.sample(left, k)}
 
 
 def _random_placement(st: State, seat: int, rng: Any) -> dict[str, Any]:

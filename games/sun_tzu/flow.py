@@ -178,7 +178,7 @@ def play_warlord(st: State, seat: int, play: dict[str, Any]) -> dict[str, Any]:
     if not holds(st, seat, warlord) or play_error(st, seat, play):
         # The card is shown; the ruling says whether it goes back to hand or is spent.
         event["fizzled"] = True
-        event["spent"] = not rulings.FIZZLED_WARLORD_STAYS_IN_HAND
+        event["spent"] = holds(st, seat, warlord) and not rulings.FIZZLED_WARLORD_STAYS_IN_HAND
         return event
     if warlord == "remove":
         p = PROVINCE_INDEX[play["province"]]

@@ -6,6 +6,10 @@ that shares whatever the event did not touch (a shallow copy, then copy-on-write
 fields it changes). That keeps folding cheap and makes "decide never mutates its input"
 true by construction.
 
+Events are never changed after they are emitted, so a state may keep parts of an event by
+reference (the current battle, a placement's plan, army tasks); whoever stores or wraps
+events (the event store, the envelope) builds new objects and leaves the event as it is.
+
 Per-seat fields are pairs indexed by seat (0 = blue, 1 = red); per-province fields are
 5-tuples in board order.
 """

@@ -138,8 +138,7 @@ def take_error(tiers: list, need: int, take: dict[int, int]) -> str | None:
             return f"you cannot take armies from {PROVINCES[p]} for this"
         if k > available[p]:
             return f"you have only {available[p]} armies in {PROVINCES[p]}"
-    total_available = sum(available.values())
-    expected = min(need, total_available)
+    expected = rulings.armies_placed(need, sum(available.values()))
     if sum(take.values()) != expected:
         return f"you must take exactly {expected} armies from the board"
     for i, tier in enumerate(tiers[:-1]):

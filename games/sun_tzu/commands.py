@@ -35,12 +35,23 @@ from games.sun_tzu.flow import (
     order_named,
     owed,
     play_error,
+    play_warlord,
     resigned,
     run,
     unused_warlords,
 )
 from games.sun_tzu.state import State, apply_in_place
 
+# The same decisions, said of the other player.
+THEIR_WORDS = {
+    "choose_warlord": "choose their Warlord",
+    "extra_warlord": "choose an extra Warlord (War chariot)",
+    "place": "place their cards",
+    "next_province": "name the next province to fight",
+    "sources": "say where their armies come from",
+    "after_battles": "play or pass their Warlord after the battles",
+    "keep": "choose the cards to keep",
+}
 KIND_WORDS = {
     "choose_warlord": "choose your Warlord",
     "extra_warlord": "choose an extra Warlord (War chariot)",
@@ -155,7 +166,7 @@ def _owes(st: State, seat: int, kind: str) -> None:
     if mine:
         raise RulesError(f"you cannot {KIND_WORDS[kind]} now: first {KIND_WORDS[mine]}")
     if due:
-        waiting = " and ".join(f"{SEATS[s]} to {KIND_WORDS[k]}" for s, k in sorted(due.items()))
+        waiting = " and ".join(f"{SEATS[s]} to {THEIR_WORDS[k]}" for s, k in sorted(due.items()))
         raise RulesError(f"you cannot {KIND_WORDS[kind]} now: waiting for {waiting}")
     raise RulesError(f"you cannot {KIND_WORDS[kind]} now")
 
@@ -218,7 +229,7 @@ def _cmd_place(st: State, seat: int, cmd: Mapping[str, Any]) -> list:
     have = Counter(st.hands[seat])
     for card, n in wanted.items():
         if have[card] < n:
-            held = f"only {have[card]}" if have[card] else "no"
+            held = f"only {have[card]}" if have[card] else "none"
             raise RulesError(f"you placed {n} × {card!r} but have {held} in hand")
     plan = _plan(st, seat, cmd)
     doubled = any(p.get("warlord") == "double_six" for p in plan.get("warlords", ()))
@@ -245,20 +256,9 @@ def _plan(st: State, seat: int, cmd: Mapping[str, Any]) -> dict[str, Any]:
     advance"): Warlord plays before the battles, armed reactive Warlords, an order of
     battle, and a standing choice of army sources."""
     plan: dict[str, Any] = {}
-    plays = cmd.get("warlords", [])
-    if not isinstance(plays, list):
-        raise RulesError("warlords is a list of Warlord plays")
-    seen = set()
-    for play in plays:
-        if not isinstance(play, Mapping):
-            raise RulesError('a Warlord play is an object such as {"warlord": "remove", ...}')
-        warlord = play.get("warlord")
-        if warlord in seen:
-            raise RulesError(f"you can play {warlord} only once")
-        seen.add(warlord)
-        _check_play(st, seat, play, before=True)
+    plays = _check_plays(st, seat, cmd.get("warlords", []), before=True)
     if plays:
-        plan["warlords"] = [dict(p) for p in plays]
+        plan["warlords"] = plays
     arm = cmd.get("arm", {})
     if not isinstance(arm, Mapping):
         raise RulesError('arm is an object such as {"counter_plague": true}')
@@ -285,6 +285,26 @@ def _plan(st: State, seat: int, cmd: Mapping[str, Any]) -> dict[str, Any]:
             raise RulesError('supply is "largest", "smallest" or a list of provinces')
         plan["supply"] = supply
     return plan
+
+
+def _check_plays(st: State, seat: int, plays: Any, before: bool) -> list[dict[str, Any]]:
+    """Warlord plays take effect in the order given, so each is checked against the board
+    as the plays before it leave it (on a scratch copy)."""
+    if not isinstance(plays, list):
+        raise RulesError("warlords is a list of Warlord plays (empty for none)")
+    scratch = st.copy()
+    checked = []
+    for play in plays:
+        if not isinstance(play, Mapping):
+            raise RulesError('a Warlord play is an object such as {"warlord": "remove", ...}')
+        if any(p["warlord"] == play.get("warlord") for p in checked):
+            raise RulesError(f"you can play {play.get('warlord')} only once")
+        _check_play(scratch, seat, play, before)
+        checked.append(dict(play))
+        effect = play_warlord(scratch, seat, checked[-1])
+        effect["queued"] = False  # applied here only to check the next play
+        apply_in_place(scratch, effect)
+    return checked
 
 
 def _check_play(st: State, seat: int, play: Mapping[str, Any], before: bool) -> None:
@@ -386,23 +406,13 @@ def _cmd_keep(st: State, seat: int, cmd: Mapping[str, Any]) -> list:
 
 def _cmd_after_battles(st: State, seat: int, cmd: Mapping[str, Any]) -> list:
     _owes(st, seat, "after_battles")
-    plays = cmd.get("warlords", [])
-    if not isinstance(plays, list):
-        raise RulesError("warlords is a list of Warlord plays (empty to pass)")
-    seen = set()
-    for play in plays:
-        if not isinstance(play, Mapping):
-            raise RulesError('a Warlord play is an object such as {"warlord": "remove", ...}')
-        if play.get("warlord") in seen:
-            raise RulesError(f"you can play {play.get('warlord')} only once")
-        seen.add(play.get("warlord"))
-        _check_play(st, seat, play, before=False)
+    plays = _check_plays(st, seat, cmd.get("warlords", []), before=False)
     return [
         {
             "type": "after_battles_chosen",
             "visible_to": SEATS[seat],
             "seat": SEATS[seat],
-            "plays": [dict(p) for p in plays],
+            "plays": plays,
         }
     ]
 

@@ -33,9 +33,11 @@ def bonus_against_minus(bonus: int) -> int:
     return bonus
 
 
-# Ruling (rules file): when reserve and board together cannot supply the winner's margin,
-# the winner places what exists.
-SHORT_SUPPLY_PLACES_WHAT_EXISTS = True
+def armies_placed(owed: int, available: int) -> int:
+    """Ruling (rules file): when reserve and board together cannot supply what is owed (a
+    winner's margin, a cost), the player places what exists."""
+    return min(owed, available)
+
 
 # Ruling: Head start is revealed as soon as both Warlords are chosen, not the moment Blue
 # picks it, so the secret simultaneous choice stays secret.

@@ -19,11 +19,11 @@ from __future__ import annotations
 from typing import Any
 
 from games.sun_tzu.components import (
+    CARD_ORDER,
     FRAMED,
     PROVINCE_INDEX,
     PROVINCES,
     SEATS,
-    card_key,
 )
 
 SEAT_INDEX = {name: i for i, name in enumerate(SEATS)}
@@ -104,7 +104,7 @@ def with_seat(pair: tuple, seat: int, value: Any) -> tuple:
 
 
 def sort_cards(cards: Any) -> tuple[str, ...]:
-    return tuple(sorted(cards, key=card_key))
+    return tuple(sorted(cards, key=CARD_ORDER.__getitem__))
 
 
 def remove_cards(hand: tuple[str, ...], cards: Any) -> tuple[str, ...]:
@@ -135,7 +135,7 @@ def _add(st: State, seat: int, where: str, n: int) -> None:
 
 def move_armies(st: State, moves: Any) -> None:
     """Apply ``[seat, from, to, n]`` moves to a fresh copy (called only from evolve)."""
-    for seat_name, src, dst, n in moves:
+    for seat_name, src, dst, n in moves or ():
         seat = SEAT_INDEX[seat_name]
         _add(st, seat, src, -n)
         _add(st, seat, dst, n)

@@ -366,9 +366,8 @@ def _reinforced(st: State, e: dict) -> None:
 def _game_ended(st: State, e: dict) -> None:
     st.phase = "over"
     st.outcome = {k: e[k] for k in ("winner", "reason", "score", "reserve", "round")}
-    st.tasks = ()
+    st.tasks = ()  # armies still owed are owed no more; drawn cards stay where they are
     st.extra = (0, 0)
-    st.drawn = ((), ())
 
 
 HANDLERS = {

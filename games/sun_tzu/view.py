@@ -7,6 +7,7 @@ When the game is over every hand and placement is shown; deck order never is.
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from games.sun_tzu import battle
@@ -78,10 +79,10 @@ def view(st: State, seat_name: str | None) -> dict[str, Any]:
         "events_left": len(st.event_deck),
         "events_done": list(st.events_done),
         "pending": pending,
-        "outcome": st.outcome,
+        "outcome": copy.deepcopy(st.outcome),
     }
     if me is not None and not over:
-        out["plan"] = st.plans[me] if st.placed[me] is not None else None
+        out["plan"] = copy.deepcopy(st.plans[me]) if st.placed[me] is not None else None
         out["decision"] = _decision(st, me, pending.get(SEATS[me]))
     return out
 

@@ -9,6 +9,7 @@ and then adds optional plays at random, so that random games exercise every rule
 
 from __future__ import annotations
 
+from collections import Counter
 from itertools import combinations, permutations
 from math import perm
 from typing import Any
@@ -16,6 +17,7 @@ from typing import Any
 from games.sun_tzu import battle, rulings
 from games.sun_tzu.components import (
     ACTIVE_WARLORDS,
+    CARD_ORDER,
     EARLY_WARLORDS,
     FRAMED,
     PROVINCES,
@@ -52,14 +54,9 @@ def _extra(st: State, seat: int) -> list[dict[str, Any]]:
 
 
 def _placements(st: State, seat: int) -> list[dict[str, Any]]:
-    hand = st.hands[seat]
     double = holds(st, seat, "double_six")
-    out, seen = [], set()
-    for idx in permutations(range(len(hand)), 5):
-        cards = tuple(hand[i] for i in idx)
-        if cards in seen:
-            continue
-        seen.add(cards)
+    out = []
+    for cards in _layouts(Counter(st.hands[seat]), 5):
         command: dict[str, Any] = {
             "type": "place",
             "cards": dict(zip(PROVINCES, cards, strict=True)),
@@ -70,6 +67,19 @@ def _placements(st: State, seat: int) -> list[dict[str, Any]]:
                 continue
             command["warlords"] = [{"warlord": "double_six"}]
         out.append(command)
+    return out
+
+
+def _layouts(hand: Counter, k: int) -> list[tuple[str, ...]]:
+    """Every distinct sequence of ``k`` cards from a hand that may hold alike cards."""
+    if k == 0:
+        return [()]
+    out = []
+    for card in sorted(hand, key=CARD_ORDER.__getitem__):
+        if hand[card]:
+            hand[card] -= 1
+            out.extend((card, *rest) for rest in _layouts(hand, k - 1))
+            hand[card] += 1
     return out
 
 

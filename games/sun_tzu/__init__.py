@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from games.sun_tzu import commands, components, flow, moves
+from games.sun_tzu import commands, components, flow, moves, notation, schema
 from games.sun_tzu import view as views
 from games.sun_tzu.state import EVENT_TYPES, State, evolve
 
@@ -19,7 +19,11 @@ class SunTzu:
     has_chance = True
     has_hidden_information = True
     max_rounds = components.MAX_ROUNDS
+    version = "1"  # bump when a rule or ruling changes: snapshots of other versions are dropped
     event_types = EVENT_TYPES
+    event_fields = schema.EVENT_FIELDS
+    event_versions = schema.VERSIONS
+    upcasters = schema.UPCASTERS
     command_types = commands.COMMAND_TYPES
 
     initial = staticmethod(State)
@@ -37,6 +41,15 @@ class SunTzu:
         for event in events:
             st = evolve(st, event)
         return st
+
+    @staticmethod
+    def dump_state(state: State) -> str:
+        """A snapshot of the whole position (hidden parts included: server-side only)."""
+        return notation.format(state)
+
+    @staticmethod
+    def load_state(text: str) -> State:
+        return notation.parse(text)
 
     @staticmethod
     def pending(state: State) -> dict[str, str]:

@@ -1,0 +1,137 @@
+"""The event envelope and its hash chain.
+
+Every stored event is an ``Envelope``: ``seq`` (1, 2, 3 … = the stream version), ``type``,
+schema version ``v``, ``at`` (UTC, ISO 8601), ``actor`` (a seat or ``system``),
+``visible_to`` (``all``, a seat, or ``server``), ``payload``, ``prev`` (the previous event's
+hash, ``""`` for the first) and ``hash`` = sha256(prev + canonical JSON of the body, i.e.
+every field but ``hash``). Editing any stored event breaks every hash after it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+GENESIS = ""  # the ``prev`` of a stream's first event
+SYSTEM = "system"
+ENVELOPE_FIELDS = ("seq", "type", "v", "at", "actor", "visible_to", "payload", "prev", "hash")
+
+
+def canonical(value: Any) -> bytes:
+    """Canonical JSON: sorted keys, no spaces, UTF-8."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def utc_now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+@dataclass(frozen=True, slots=True)
+class Envelope:
+    seq: int
+    type: str
+    v: int
+    at: str
+    actor: str
+    visible_to: str
+    payload: Mapping[str, Any]
+    prev: str
+    hash: str
+
+    def body(self) -> dict[str, Any]:
+        return {
+            "seq": self.seq,
+            "type": self.type,
+            "v": self.v,
+            "at": self.at,
+            "actor": self.actor,
+            "visible_to": self.visible_to,
+            "payload": self.payload,
+            "prev": self.prev,
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self.body(), "hash": self.hash}
+
+    def to_bytes(self) -> bytes:
+        return canonical(self.to_dict())
+
+    def event(self) -> dict[str, Any]:
+        """The game-level event this envelope carries (what ``evolve`` takes)."""
+        return {"type": self.type, "visible_to": self.visible_to, **self.payload}
+
+    @staticmethod
+    def from_dict(data: Mapping[str, Any]) -> Envelope:
+        return Envelope(**{name: data[name] for name in ENVELOPE_FIELDS})
+
+    @staticmethod
+    def from_bytes(raw: bytes | str) -> Envelope:
+        return Envelope.from_dict(json.loads(raw))
+
+
+def chain_hash(prev: str, body: Mapping[str, Any]) -> str:
+    return hashlib.sha256(prev.encode() + canonical(body)).hexdigest()
+
+
+def seal(
+    seq: int,
+    event: Mapping[str, Any],
+    *,
+    prev: str,
+    actor: str = SYSTEM,
+    at: str | None = None,
+    v: int = 1,
+) -> Envelope:
+    """Wrap one game-level event (a dict with ``type`` and ``visible_to``) at ``seq``."""
+    payload = {k: val for k, val in event.items() if k not in ("type", "visible_to")}
+    body = {
+        "seq": seq,
+        "type": event["type"],
+        "v": v,
+        "at": at or utc_now(),
+        "actor": actor,
+        "visible_to": event.get("visible_to", "all"),
+        "payload": payload,
+        "prev": prev,
+    }
+    return Envelope(**body, hash=chain_hash(prev, body))
+
+
+def seal_all(
+    first_seq: int,
+    events: Iterable[Mapping[str, Any]],
+    *,
+    prev: str,
+    actor: str = SYSTEM,
+    at: str | None = None,
+    versions: Mapping[str, int] | None = None,
+) -> list[Envelope]:
+    """Envelopes for consecutive events, chained from ``prev``."""
+    out = []
+    at = at or utc_now()
+    for i, event in enumerate(events):
+        v = (versions or {}).get(event["type"], 1)
+        env = seal(first_seq + i, event, prev=prev, actor=actor, at=at, v=v)
+        out.append(env)
+        prev = env.hash
+    return out
+
+
+class ChainError(ValueError):
+    """The stored history does not verify: an event was edited, removed or reordered."""
+
+
+def verify_chain(envelopes: Sequence[Envelope], prev: str = GENESIS, first_seq: int = 1) -> None:
+    """Raise ``ChainError`` naming the first event whose hash or link is wrong."""
+    for i, env in enumerate(envelopes):
+        if env.seq != first_seq + i:
+            raise ChainError(f"event {first_seq + i} is missing: found seq {env.seq} instead")
+        if env.prev != prev:
+            raise ChainError(f"event {env.seq} does not link to the event before it")
+        if chain_hash(env.prev, env.body()) != env.hash:
+            raise ChainError(f"event {env.seq} ({env.type}) was altered: its hash does not match")
+        prev = env.hash

@@ -1,0 +1,167 @@
+"""The event store on Redis Streams, partitioned so that Redis Cluster works unchanged.
+
+A game belongs to partition ``crc32(game_id) % partitions``; every key of the game and its
+partition's feed carry the hash tag ``{pN}``, so the append script touches one slot:
+
+    g:{pN}:ID:events   stream, one entry per event, entry ID "<seq>-1", field e = envelope
+    g:{pN}:ID:meta     hash: version, last_hash, game
+    g:{pN}:ID:idem     hash: idempotency key -> "<fingerprint>|<version>"
+    g:{pN}:ID:snap     latest snapshot
+    g:{pN}:ID:secret   the seed until it is revealed
+    feed:{pN}          stream of (game, seq) appends, read by the projector
+
+Streams are never trimmed. Durability is Redis's: run it with AOF (see the README).
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Iterator
+from typing import Any
+
+from events.codec import Codec
+from events.envelope import GENESIS, Envelope
+from events.store import (
+    ConcurrencyError,
+    EventStore,
+    IdempotencyConflict,
+    Snapshot,
+)
+
+DEFAULT_PARTITIONS = 16
+
+# KEYS: events, meta, idem, feed
+# ARGV: expected version, prev hash, idempotency key ("" for none), fingerprint, game id,
+#       game key, last hash, then one envelope per event.
+# Every check comes before the first write: a script does not roll back.
+APPEND_LUA = """
+local key = ARGV[3]
+if key ~= '' then
+  local rec = redis.call('HGET', KEYS[3], key)
+  if rec then
+    local sep = string.find(rec, '|', 1, true)
+    local fp = string.sub(rec, 1, sep - 1)
+    local ver = string.sub(rec, sep + 1)
+    if fp == ARGV[4] then return {'dup', ver} end
+    return {'idem', ver}
+  end
+end
+local meta = redis.call('HMGET', KEYS[2], 'version', 'last_hash')
+local version = tonumber(meta[1] or '0')
+local expected = tonumber(ARGV[1])
+if version ~= expected then return {'conflict', tostring(version)} end
+if (meta[2] or '') ~= ARGV[2] then return {'conflict', tostring(version)} end
+local n = #ARGV - 7
+for i = 1, n do
+  redis.call('XADD', KEYS[1], tostring(version + i) .. '-1', 'e', ARGV[7 + i])
+end
+local new = version + n
+redis.call('HSET', KEYS[2], 'version', new, 'last_hash', ARGV[7], 'game', ARGV[6])
+if key ~= '' then redis.call('HSET', KEYS[3], key, ARGV[4] .. '|' .. new) end
+redis.call('XADD', KEYS[4], '*', 'game', ARGV[5], 'seq', new)
+return {'ok', tostring(new)}
+"""
+
+
+def partition_of(game_id: str, partitions: int) -> int:
+    return zlib.crc32(game_id.encode()) % partitions
+
+
+def feed_key(partition: int) -> str:
+    return f"feed:{{p{partition}}}"
+
+
+class RedisEventStore(EventStore):
+    def __init__(
+        self, client: Any, codec: Codec | None = None, partitions: int = DEFAULT_PARTITIONS
+    ):
+        self.redis = client
+        self.codec = codec or Codec()
+        self.partitions = partitions
+        self._append = client.register_script(APPEND_LUA)
+        self._games: dict[str, str] = {}  # game id -> game key (never changes)
+
+    def key(self, game_id: str, part: str) -> str:
+        return f"g:{{p{partition_of(game_id, self.partitions)}}}:{game_id}:{part}"
+
+    def feed(self, game_id: str) -> str:
+        return feed_key(partition_of(game_id, self.partitions))
+
+    # -- reads ------------------------------------------------------------------------
+    def read(self, game_id: str, after: int = 0) -> list[Envelope]:
+        entries = self.redis.xrange(self.key(game_id, "events"), min=f"{after + 1}-1")
+        if not entries:
+            return []
+        game = self.game_of(game_id)
+        return [self.codec.decode(game, fields[b"e"]) for _, fields in entries]
+
+    def version(self, game_id: str) -> int:
+        return int(self.redis.hget(self.key(game_id, "meta"), "version") or 0)
+
+    def game_of(self, game_id: str) -> str | None:
+        game = self._games.get(game_id)
+        if game is None:
+            raw = self.redis.hget(self.key(game_id, "meta"), "game")
+            if raw is None:
+                return None
+            game = self._games[game_id] = raw.decode()
+        return game
+
+    def idempotent(self, game_id: str, key: str) -> tuple[str, int] | None:
+        raw = self.redis.hget(self.key(game_id, "idem"), key)
+        if raw is None:
+            return None
+        fingerprint, _, version = raw.decode().rpartition("|")
+        return fingerprint, int(version)
+
+    def game_ids(self) -> Iterator[str]:
+        seen: set[str] = set()
+        for p in range(self.partitions):
+            for _, fields in self.redis.xrange(feed_key(p)):
+                game_id = fields[b"game"].decode()
+                if game_id not in seen:
+                    seen.add(game_id)
+                    yield game_id
+
+    # -- writes -----------------------------------------------------------------------
+    def _prev_hash(self, game_id: str, expected: int) -> str:
+        if expected == 0:
+            return GENESIS
+        raw = self.redis.hget(self.key(game_id, "meta"), "last_hash")
+        return raw.decode() if raw else GENESIS
+
+    def _write(self, game_id, game, expected, envelopes, key, fingerprint) -> int:
+        keys = [self.key(game_id, p) for p in ("events", "meta", "idem")] + [self.feed(game_id)]
+        args = [
+            expected,
+            envelopes[0].prev,
+            key or "",
+            fingerprint or "",
+            game_id,
+            game,
+            envelopes[-1].hash,
+            *(env.to_bytes() for env in envelopes),
+        ]
+        status, value = self._append(keys=keys, args=args)
+        status = status.decode() if isinstance(status, bytes) else status
+        value = int(value)
+        if status == "ok" or status == "dup":
+            self._games.setdefault(game_id, game)
+            return value
+        if status == "idem":
+            raise IdempotencyConflict(game_id, key or "")
+        raise ConcurrencyError(game_id, expected, value)
+
+    def put_snapshot(self, game_id: str, snapshot: Snapshot) -> None:
+        self.redis.set(self.key(game_id, "snap"), snapshot.to_bytes())
+
+    def get_snapshot(self, game_id: str) -> Snapshot | None:
+        raw = self.redis.get(self.key(game_id, "snap"))
+        return None if raw is None else Snapshot.from_bytes(raw)
+
+    def put_secret(self, game_id: str, secret: str) -> None:
+        self.redis.set(self.key(game_id, "secret"), secret)
+
+    def get_secret(self, game_id: str) -> str | None:
+        raw = self.redis.get(self.key(game_id, "secret"))
+        return None if raw is None else raw.decode()

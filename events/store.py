@@ -1,0 +1,248 @@
+"""The event store: one append-only stream of envelopes per game.
+
+``append(game_id, expected_version, events, idempotency_key=None) -> new_version`` is
+all-or-nothing: it checks every event against its schema, chains their hashes, and
+writes them only if the stream is still at ``expected_version`` (else
+``ConcurrencyError``). With an idempotency key, a retry of the same command returns the
+original version and writes nothing; the same key with a different command is refused.
+
+``InMemoryEventStore`` is the reference implementation (tests, tools); the Redis Streams
+one lives in ``events.redis_store`` and passes the same contract suite.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from events.codec import Codec, EventRejected
+from events.envelope import GENESIS, SYSTEM, Envelope, canonical, seal_all
+
+__all__ = [
+    "ConcurrencyError",
+    "EventRejected",
+    "EventStore",
+    "IdempotencyConflict",
+    "InMemoryEventStore",
+    "Snapshot",
+    "UnknownGame",
+]
+
+
+class ConcurrencyError(Exception):
+    """The stream moved on since the caller read it: reload and decide again."""
+
+    def __init__(self, game_id: str, expected: int, actual: int) -> None:
+        super().__init__(
+            f"game {game_id} is at version {actual}, not {expected}: someone moved first"
+        )
+        self.game_id, self.expected, self.actual = game_id, expected, actual
+
+
+class IdempotencyConflict(Exception):
+    """An idempotency key reused for a different command."""
+
+    def __init__(self, game_id: str, key: str) -> None:
+        super().__init__(f"the idempotency key {key!r} was already used for another command")
+        self.game_id, self.key = game_id, key
+
+
+class UnknownGame(KeyError):
+    def __init__(self, game_id: str) -> None:
+        super().__init__(game_id)
+        self.game_id = game_id
+
+    def __str__(self) -> str:
+        return f"there is no game {self.game_id!r}"
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A folded state at ``version``, valid only for the rules it was made with."""
+
+    version: int
+    rules: str  # rules_fingerprint(game, rules version)
+    state: str  # the game's own dump of its state
+
+    def to_bytes(self) -> bytes:
+        return canonical({"version": self.version, "rules": self.rules, "state": self.state})
+
+    @staticmethod
+    def from_bytes(raw: bytes | str) -> Snapshot:
+        data = json.loads(raw)
+        return Snapshot(data["version"], data["rules"], data["state"])
+
+
+def rules_fingerprint(game: str, version: str) -> str:
+    return hashlib.sha256(f"{game}/{version}".encode()).hexdigest()[:16]
+
+
+def fingerprint_of(events: Sequence[Mapping[str, Any]], actor: str) -> str:
+    return hashlib.sha256(canonical({"actor": actor, "events": list(events)})).hexdigest()
+
+
+class EventStore:
+    """What every store does; subclasses provide the storage operations."""
+
+    codec: Codec
+
+    # -- the contract ---------------------------------------------------------------
+    def append(
+        self,
+        game_id: str,
+        expected_version: int,
+        events: Sequence[Mapping[str, Any]],
+        idempotency_key: str | None = None,
+        *,
+        actor: str = SYSTEM,
+        fingerprint: str | None = None,
+        at: str | None = None,
+    ) -> int:
+        if not events:
+            raise ValueError("append needs at least one event")
+        if isinstance(expected_version, bool) or not isinstance(expected_version, int):
+            raise ValueError("expected_version is a whole number")
+        if idempotency_key is not None and fingerprint is None:
+            fingerprint = fingerprint_of(events, actor)
+        game = self._game_for(game_id, expected_version, events)
+        for event in events:
+            self.codec.check(game, event)
+        prev = self._prev_hash(game_id, expected_version)
+        envelopes = seal_all(
+            expected_version + 1,
+            events,
+            prev=prev,
+            actor=actor,
+            at=at,
+            versions=self.codec.versions(game),
+        )
+        return self._write(game_id, game, expected_version, envelopes, idempotency_key,
+                           fingerprint)  # fmt: skip
+
+    def read(self, game_id: str, after: int = 0) -> list[Envelope]:
+        raise NotImplementedError
+
+    def version(self, game_id: str) -> int:
+        raise NotImplementedError
+
+    def game_of(self, game_id: str) -> str | None:
+        raise NotImplementedError
+
+    def idempotent(self, game_id: str, key: str) -> tuple[str, int] | None:
+        """(fingerprint, version) recorded for an idempotency key, if any."""
+        raise NotImplementedError
+
+    def put_snapshot(self, game_id: str, snapshot: Snapshot) -> None:
+        raise NotImplementedError
+
+    def get_snapshot(self, game_id: str) -> Snapshot | None:
+        raise NotImplementedError
+
+    def put_secret(self, game_id: str, secret: str) -> None:
+        raise NotImplementedError
+
+    def get_secret(self, game_id: str) -> str | None:
+        raise NotImplementedError
+
+    def game_ids(self) -> Iterator[str]:
+        """Every game with at least one event."""
+        raise NotImplementedError
+
+    # -- helpers shared by the implementations ----------------------------------------
+    def _game_for(self, game_id: str, expected: int, events: Sequence[Mapping[str, Any]]) -> str:
+        if expected == 0:
+            first = events[0]
+            if first.get("type") != "game_created" or not isinstance(first.get("game"), str):
+                raise EventRejected("a game's first event is game_created, naming the game")
+            return first["game"]
+        game = self.game_of(game_id)
+        if game is None:
+            raise UnknownGame(game_id)
+        return game
+
+    def _prev_hash(self, game_id: str, expected: int) -> str:
+        if expected == 0:
+            return GENESIS
+        last = self.read(game_id, after=expected - 1)
+        # Stream shorter than expected: the write will refuse with the real version.
+        return last[0].hash if last else GENESIS
+
+    def _write(
+        self,
+        game_id: str,
+        game: str,
+        expected: int,
+        envelopes: list[Envelope],
+        key: str | None,
+        fingerprint: str | None,
+    ) -> int:
+        raise NotImplementedError
+
+
+class InMemoryEventStore(EventStore):
+    """Streams in a dict; thread-safe; the reference for the contract tests."""
+
+    def __init__(self, codec: Codec | None = None) -> None:
+        self.codec = codec or Codec()
+        self._lock = threading.Lock()
+        self._streams: dict[str, list[Envelope]] = {}
+        self._games: dict[str, str] = {}
+        self._idem: dict[tuple[str, str], tuple[str, int]] = {}
+        self._snaps: dict[str, Snapshot] = {}
+        self._secrets: dict[str, str] = {}
+        self.feed: list[tuple[str, int]] = []  # (game, last seq) per append, in order
+
+    def read(self, game_id: str, after: int = 0) -> list[Envelope]:
+        with self._lock:
+            stream = self._streams.get(game_id, [])
+            game = self._games.get(game_id)
+            return [self.codec.upcast(game, e) for e in stream[after:]] if game else []
+
+    def version(self, game_id: str) -> int:
+        with self._lock:
+            return len(self._streams.get(game_id, ()))
+
+    def game_of(self, game_id: str) -> str | None:
+        return self._games.get(game_id)
+
+    def idempotent(self, game_id: str, key: str) -> tuple[str, int] | None:
+        return self._idem.get((game_id, key))
+
+    def _write(self, game_id, game, expected, envelopes, key, fingerprint) -> int:
+        with self._lock:
+            if key is not None and (game_id, key) in self._idem:
+                recorded, version = self._idem[game_id, key]
+                if recorded != fingerprint:
+                    raise IdempotencyConflict(game_id, key)
+                return version
+            stream = self._streams.get(game_id, [])
+            if len(stream) != expected:
+                raise ConcurrencyError(game_id, expected, len(stream))
+            if (stream[-1].hash if stream else GENESIS) != envelopes[0].prev:
+                raise ConcurrencyError(game_id, expected, len(stream))
+            self._streams[game_id] = [*stream, *envelopes]
+            self._games.setdefault(game_id, game)
+            version = envelopes[-1].seq
+            if key is not None:
+                self._idem[game_id, key] = (fingerprint, version)
+            self.feed.append((game_id, version))
+            return version
+
+    def put_snapshot(self, game_id: str, snapshot: Snapshot) -> None:
+        self._snaps[game_id] = snapshot
+
+    def get_snapshot(self, game_id: str) -> Snapshot | None:
+        return self._snaps.get(game_id)
+
+    def put_secret(self, game_id: str, secret: str) -> None:
+        self._secrets[game_id] = secret
+
+    def get_secret(self, game_id: str) -> str | None:
+        return self._secrets.get(game_id)
+
+    def game_ids(self) -> Iterator[str]:
+        return iter(list(self._streams))

@@ -16,7 +16,7 @@ import hashlib
 import json
 import threading
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from events.codec import Codec, EventRejected
@@ -67,14 +67,17 @@ class Snapshot:
     version: int
     rules: str  # rules_fingerprint(game, rules version)
     state: str  # the game's own dump of its state
+    meta: Mapping[str, Any] = field(default_factory=dict)  # what the system events said
 
     def to_bytes(self) -> bytes:
-        return canonical({"version": self.version, "rules": self.rules, "state": self.state})
+        return canonical(
+            {"version": self.version, "rules": self.rules, "state": self.state, "meta": self.meta}
+        )
 
     @staticmethod
     def from_bytes(raw: bytes | str) -> Snapshot:
         data = json.loads(raw)
-        return Snapshot(data["version"], data["rules"], data["state"])
+        return Snapshot(data["version"], data["rules"], data["state"], data.get("meta", {}))
 
 
 def rules_fingerprint(game: str, version: str) -> str:

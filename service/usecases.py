@@ -1,0 +1,190 @@
+"""The write path, without Flask: create a game, take a seat, submit a command.
+
+Every write is load → decide → append with the expected version → only then follow-up
+work (``on_appended``, e.g. queue an AI move). Bad input and rules errors append nothing.
+A conflicting append reloads and decides once more, then reports the conflict.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets as _secrets
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import games
+from events.envelope import canonical
+from events.fairness import commitment, rng_for
+from events.projector import LoadedGame, apply, load, save_snapshot
+from events.store import ConcurrencyError, EventStore, IdempotencyConflict
+from games.base import RulesError
+
+SNAPSHOT_EVERY = 64  # events between snapshots of a running game (and one at the end)
+MAX_NONCE_LENGTH = 200
+
+
+class NotFound(LookupError):
+    """No such game or seat."""
+
+
+class Forbidden(PermissionError):
+    """The seat is not the caller's to take or to play."""
+
+
+@dataclass
+class Submitted:
+    version: int
+    events: list[dict[str, Any]] = field(default_factory=list)
+    duplicate: bool = False  # a retry of a command already applied
+
+
+@dataclass
+class Bingfa:
+    """The write path over one event store (tests pass an in-memory one)."""
+
+    store: EventStore
+    registry: Mapping[str, Any] = field(default_factory=lambda: dict(games.REGISTRY))
+    token: Callable[[int], str] = _secrets.token_hex  # CSPRNG for seeds and game ids
+    on_appended: Callable[[LoadedGame, list[dict[str, Any]]], None] | None = None
+
+    # -- create ------------------------------------------------------------------------
+    def create_game(
+        self, game: str, options: Mapping[str, Any] | None, seats: Mapping[str, str]
+    ) -> str:
+        """A new game; ``seats`` maps every seat to ``human`` or ``ai:<level>``. AI seats
+        are taken at once; the cards are dealt when the last seat is taken."""
+        rules = self.registry.get(game)
+        if rules is None:
+            raise NotFound(f"there is no game called {game!r}")
+        options = dict(options or {})
+        rules.setup(options, rng_for("check", {}, 0))  # refuses bad options with a sentence
+        if set(seats) != set(rules.seats):
+            raise RulesError(f"{rules.name} has the seats " + " and ".join(rules.seats))
+        for seat, kind in seats.items():
+            if kind != "human" and not (isinstance(kind, str) and kind.startswith("ai:")):
+                raise RulesError(f"seat {seat} is for a human or an ai:<level>, not {kind!r}")
+        game_id = self.token(9)
+        seed = self.token(32)
+        self.store.put_secret(game_id, json.dumps({"seed": seed, "nonces": {}}))
+        created = {
+            "type": "game_created",
+            "visible_to": "all",
+            "game": game,
+            "rules_version": rules.version,
+            "options": options,
+            "seats": dict(seats),
+            "seed_sha256": commitment(seed),
+        }
+        self.store.append(game_id, 0, [created])
+        for seat, kind in seats.items():
+            if kind != "human":
+                self.join(game_id, seat, player=kind)
+        return game_id
+
+    # -- join --------------------------------------------------------------------------
+    def join(
+        self, game_id: str, seat: str, player: str | None = None, nonce: str | None = None
+    ) -> int:
+        """Take a seat, optionally adding a nonce to the game's chance. Deals when full."""
+        game = self._load(game_id)
+        if seat not in game.seats:
+            raise NotFound(f"there is no seat {seat!r}; the seats are " + ", ".join(game.seats))
+        if seat in game.joined:
+            raise Forbidden(f"the {seat} seat is already taken")
+        if nonce is not None and (not isinstance(nonce, str) or len(nonce) > MAX_NONCE_LENGTH):
+            raise RulesError(f"a nonce is a string of at most {MAX_NONCE_LENGTH} characters")
+        secret = self._secret(game_id)
+        if nonce is not None:
+            secret["nonces"][seat] = nonce
+            self.store.put_secret(game_id, json.dumps(secret))
+        events: list[dict[str, Any]] = [
+            {
+                "type": "seat_joined",
+                "visible_to": "all",
+                "seat": seat,
+                "player": player,
+                "nonce_sha256": None if nonce is None else commitment(nonce),
+            }
+        ]
+        if len(game.open_seats) == 1:  # this seat was the last one: deal
+            rng = rng_for(secret["seed"], secret["nonces"], game.version + 2)
+            events += game.rules.setup(game.created.get("options", {}), rng)
+        version = self.store.append(game_id, game.version, events)
+        return version
+
+    # -- play --------------------------------------------------------------------------
+    def submit(
+        self,
+        game_id: str,
+        seat: str,
+        command: Mapping[str, Any],
+        idempotency_key: str | None = None,
+        expected_version: int | None = None,
+    ) -> Submitted:
+        """Decide a seat's command against the current position and append its events."""
+        fingerprint = hashlib.sha256(canonical({"seat": seat, "command": command})).hexdigest()
+        if idempotency_key is not None:
+            seen = self.store.idempotent(game_id, idempotency_key)
+            if seen is not None:
+                if seen[0] != fingerprint:
+                    raise IdempotencyConflict(game_id, idempotency_key)
+                return Submitted(seen[1], duplicate=True)
+        for attempt in (1, 2):
+            game = self._load(game_id)
+            if expected_version is not None and expected_version != game.version:
+                raise ConcurrencyError(game_id, expected_version, game.version)
+            events = self._decide(game, seat, command)
+            try:
+                version = self.store.append(
+                    game_id,
+                    game.version,
+                    events,
+                    idempotency_key,
+                    actor=seat,
+                    fingerprint=fingerprint,
+                )
+            except ConcurrencyError:
+                if attempt == 2 or expected_version is not None:
+                    raise
+                continue
+            self._after(game, events)
+            return Submitted(version, events)
+        raise AssertionError("unreachable")
+
+    # -- helpers -------------------------------------------------------------------------
+    def _load(self, game_id: str) -> LoadedGame:
+        try:
+            return load(self.store, game_id, self.registry)
+        except KeyError:
+            raise NotFound(f"there is no game {game_id!r}") from None
+
+    def _secret(self, game_id: str) -> dict[str, Any]:
+        raw = self.store.get_secret(game_id)
+        if raw is None:
+            raise NotFound(f"game {game_id!r} has lost its seed")
+        return json.loads(raw)
+
+    def _decide(self, game: LoadedGame, seat: str, command: Mapping[str, Any]) -> list:
+        if seat not in game.seats:
+            raise NotFound(f"there is no seat {seat!r}; the seats are " + ", ".join(game.seats))
+        if not game.dealt:
+            waiting = ", ".join(game.open_seats)
+            raise RulesError(f"the game has not started: waiting for {waiting} to take a seat")
+        secret = self._secret(game.game_id)
+        rng = rng_for(secret["seed"], secret["nonces"], game.version + 1)
+        events = game.rules.decide(game.state, seat, command, rng)
+        state = game.rules.fold(events, game.state)
+        if game.rules.outcome(state) is not None:
+            events = [*events, {"type": "seed_revealed", "visible_to": "all", **secret}]
+        return events
+
+    def _after(self, game: LoadedGame, events: list[dict[str, Any]]) -> None:
+        """Follow-up work, only once the events are stored."""
+        before = game.version
+        game = apply(game, self.store.read(game.game_id, after=before))
+        if game.outcome is not None or game.version // SNAPSHOT_EVERY > before // SNAPSHOT_EVERY:
+            save_snapshot(self.store, game)
+        if self.on_appended is not None:
+            self.on_appended(game, events)

@@ -270,8 +270,11 @@ def test_a_finished_game_reveals_its_seed_and_can_be_audited(app):
 
 def test_follow_up_work_runs_only_after_a_successful_append():
     calls = []
-    app = Bingfa(InMemoryEventStore(), token=counter_tokens(),
-                 on_appended=lambda game, events: calls.append((game.version, len(events))))  # fmt: skip
+
+    def record(game, events):
+        calls.append((game.version, len(events)))
+
+    app = Bingfa(InMemoryEventStore(), token=counter_tokens(), on_appended=record)
     game_id = started(app)
     with pytest.raises(RulesError):
         app.submit(game_id, "blue", {"type": "choose_warlord", "warlord": "remove"})

@@ -76,9 +76,9 @@ class Codec:
             payload, v = fn(payload), v + 1
         if v == env.v:
             return env
-        # The hash stays the stored one: it verifies the stored (old) form, see ``stored``.
+        # The hash stays the stored one: it verifies the stored (old) form, kept in ``stored``.
         return Envelope(env.seq, env.type, v, env.at, env.actor, env.visible_to, payload,
-                        env.prev, env.hash)  # fmt: skip
+                        env.prev, env.hash, stored=env)  # fmt: skip
 
     def decode(self, game: str, raw: bytes | str) -> Envelope:
         return self.upcast(game, Envelope.from_bytes(raw))

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -41,6 +41,8 @@ class Envelope:
     payload: Mapping[str, Any]
     prev: str
     hash: str
+    # The envelope as stored, when this one was upcast on read: the hash verifies that form.
+    stored: Envelope | None = field(default=None, compare=False, repr=False)
 
     def body(self) -> dict[str, Any]:
         return {
@@ -127,7 +129,8 @@ class ChainError(ValueError):
 
 def verify_chain(envelopes: Sequence[Envelope], prev: str = GENESIS, first_seq: int = 1) -> None:
     """Raise ``ChainError`` naming the first event whose hash or link is wrong."""
-    for i, env in enumerate(envelopes):
+    for i, read in enumerate(envelopes):
+        env = read.stored or read
         if env.seq != first_seq + i:
             raise ChainError(f"event {first_seq + i} is missing: found seq {env.seq} instead")
         if env.prev != prev:

@@ -39,9 +39,7 @@ local key = ARGV[3]
 if key ~= '' then
   local rec = redis.call('HGET', KEYS[3], key)
   if rec then
-    local sep = string.find(rec, '|', 1, true)
-    local fp = string.sub(rec, 1, sep - 1)
-    local ver = string.sub(rec, sep + 1)
+    local fp, ver = string.match(rec, '^(.*)|(%d+)$')
     if fp == ARGV[4] then return {'dup', ver} end
     return {'idem', ver}
   end
@@ -102,6 +100,10 @@ class RedisEventStore(EventStore):
 
     def version(self, game_id: str) -> int:
         return int(self.redis.hget(self.key(game_id, "meta"), "version") or 0)
+
+    def head(self, game_id: str) -> tuple[int, str]:
+        version, last = self.redis.hmget(self.key(game_id, "meta"), "version", "last_hash")
+        return int(version or 0), (last.decode() if last else GENESIS)
 
     def game_of(self, game_id: str) -> str | None:
         game = self._games.get(game_id)

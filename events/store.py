@@ -20,7 +20,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from events.codec import Codec, EventRejected
-from events.envelope import GENESIS, SYSTEM, Envelope, canonical, seal_all
+from events.envelope import (
+    GENESIS,
+    SYSTEM,
+    ChainError,
+    Envelope,
+    canonical,
+    seal_all,
+    verify_chain,
+)
 
 __all__ = [
     "ConcurrencyError",
@@ -109,6 +117,8 @@ class EventStore:
             raise ValueError("append needs at least one event")
         if isinstance(expected_version, bool) or not isinstance(expected_version, int):
             raise ValueError("expected_version is a whole number")
+        if idempotency_key == "":
+            raise ValueError("an idempotency key may not be empty")
         if idempotency_key is not None and fingerprint is None:
             fingerprint = fingerprint_of(events, actor)
         game = self._game_for(game_id, expected_version, events)
@@ -134,6 +144,22 @@ class EventStore:
 
     def game_of(self, game_id: str) -> str | None:
         raise NotImplementedError
+
+    def head(self, game_id: str) -> tuple[int, str]:
+        """(version, hash of the last event) as the store's own record keeps them."""
+        raise NotImplementedError
+
+    def verify(self, game_id: str) -> list[Envelope]:
+        """The game's events, checked: the chain holds and ends where the record says (so
+        a cut-off tail is caught too). Raises ``ChainError``."""
+        envelopes = self.read(game_id)
+        verify_chain(envelopes)
+        version, last = self.head(game_id)
+        tip = envelopes[-1] if envelopes else None
+        if (tip.seq if tip else 0) != version or (tip.hash if tip else GENESIS) != last:
+            raise ChainError(f"the stream ends at event {tip.seq if tip else 0}, "
+                             f"but the record says {version}: events are missing")  # fmt: skip
+        return envelopes
 
     def idempotent(self, game_id: str, key: str) -> tuple[str, int] | None:
         """(fingerprint, version) recorded for an idempotency key, if any."""
@@ -162,6 +188,8 @@ class EventStore:
             if first.get("type") != "game_created" or not isinstance(first.get("game"), str):
                 raise EventRejected("a game's first event is game_created, naming the game")
             return first["game"]
+        if any(e.get("type") == "game_created" for e in events):
+            raise EventRejected("game_created can only be a game's first event")
         game = self.game_of(game_id)
         if game is None:
             raise UnknownGame(game_id)
@@ -194,6 +222,7 @@ class InMemoryEventStore(EventStore):
         self._lock = threading.Lock()
         self._streams: dict[str, list[Envelope]] = {}
         self._games: dict[str, str] = {}
+        self._heads: dict[str, tuple[int, str]] = {}  # kept apart, like Redis's meta hash
         self._idem: dict[tuple[str, str], tuple[str, int]] = {}
         self._snaps: dict[str, Snapshot] = {}
         self._secrets: dict[str, str] = {}
@@ -211,6 +240,9 @@ class InMemoryEventStore(EventStore):
 
     def game_of(self, game_id: str) -> str | None:
         return self._games.get(game_id)
+
+    def head(self, game_id: str) -> tuple[int, str]:
+        return self._heads.get(game_id, (0, GENESIS))
 
     def idempotent(self, game_id: str, key: str) -> tuple[str, int] | None:
         return self._idem.get((game_id, key))
@@ -230,6 +262,7 @@ class InMemoryEventStore(EventStore):
             self._streams[game_id] = [*stream, *envelopes]
             self._games.setdefault(game_id, game)
             version = envelopes[-1].seq
+            self._heads[game_id] = (version, envelopes[-1].hash)
             if key is not None:
                 self._idem[game_id, key] = (fingerprint, version)
             self.feed.append((game_id, version))

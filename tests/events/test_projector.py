@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -83,3 +84,13 @@ def test_loading_reads_only_the_tail_after_a_snapshot():
     store.read = counting_read
     loaded = load(store, "g")
     assert reads == [(loaded.version, 0)]
+
+
+def test_verify_catches_a_cut_off_tail():
+    from events.envelope import ChainError
+
+    store, _ = stored_game(6, {})
+    assert len(store.verify("g")) == store.version("g")
+    store._streams["g"] = store._streams["g"][:-3]  # lose the last three events
+    with pytest.raises(ChainError, match="events are missing"):
+        store.verify("g")

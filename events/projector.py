@@ -81,6 +81,7 @@ def apply(game: LoadedGame, envelopes: Iterable[Envelope]) -> LoadedGame:
         if env.type in SYSTEM_FIELDS:
             if env.type == "game_created":
                 meta["created"] = dict(env.payload)
+                meta["created_at"] = env.at
             elif env.type == "seat_joined":
                 meta.setdefault("joined", {})[env.payload["seat"]] = dict(env.payload)
             elif env.type == "seed_revealed":
@@ -89,6 +90,7 @@ def apply(game: LoadedGame, envelopes: Iterable[Envelope]) -> LoadedGame:
             meta["dealt"] = True
             state = rules.evolve(state, env.event())
         game.version, game.last_hash = env.seq, env.hash
+        meta["last_at"] = env.at
     game.state = state
     return game
 

@@ -241,11 +241,8 @@ class ReadModels:
         if seq and seq <= self.position(game_id):
             return "skipped"
         game = load(store, game_id)  # the whole game now: may be past ``seq``, all the better
-        last = store.read(game_id, after=game.version - 1)[0]
-        # Only the lobby shows when a game was created, and a game with open seats has
-        # not been dealt: its stream is a handful of events, cheap to read from the start.
-        created_at = store.read(game_id)[0].at if game.open_seats else ""
-        entries = entries_for(game, created_at, last.at)
+        created_at = game.meta["created_at"] if game.open_seats else ""
+        entries = entries_for(game, created_at, game.meta["last_at"])
         return "written" if self.write(entries) else "stale"
 
     # -- reading ------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 
     bingfa selfplay [--game sun-tzu] [-n 1000] [--seed 1] [--variant standard] [--events]
                     [--blue random] [--red random]
+    bingfa rebuild [--partitions 16]     (REDIS_URL: the event store's Redis)
 
 A policy is a name from ``games.playout.POLICIES`` or ``module:function`` with the
 signature ``(rules, state, seat, rng) -> command``.
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import random
 import sys
 from collections import Counter
@@ -87,6 +89,36 @@ def selfplay(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def rebuild(args: argparse.Namespace, console: Console) -> int:
+    """Throw the read models away and rebuild them from the event streams."""
+    url = os.environ.get("REDIS_URL")
+    if not url:
+        console.print("[red]bingfa rebuild needs REDIS_URL (the event store's Redis)[/red]")
+        return 2
+    partitions = args.partitions or int(os.environ.get("BINGFA_PARTITIONS", 16))
+    import redis
+
+    from events.readmodels import ReadModels
+    from events.redis_store import RedisEventStore
+
+    client = redis.Redis.from_url(url)
+    try:
+        store = RedisEventStore(client, partitions=partitions)
+        counts = ReadModels(client, partitions).rebuild(store)
+    except redis.ConnectionError as error:
+        console.print(f"[red]cannot reach the Redis at REDIS_URL: {error}[/red]")
+        return 1
+    finally:
+        client.close()
+    console.print(
+        f"deleted {counts['deleted']} read-model keys; rebuilt from {counts['games']} games: "
+        f"{counts['lobby']} in the lobby, {counts['finished']} finished, "
+        f"{counts['players']} players with games",
+        soft_wrap=True,
+    )
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="bingfa", description="Bingfa command line")
     sub = top.add_subparsers(dest="command", required=True)
@@ -98,6 +130,10 @@ def parser() -> argparse.ArgumentParser:
     sp.add_argument("--events", action=argparse.BooleanOptionalAction, default=True)
     sp.add_argument("--blue", default="random", help="policy for the first seat")
     sp.add_argument("--red", default="random", help="policy for the second seat")
+    rb = sub.add_parser("rebuild", help="delete every read model and rebuild it from the streams")
+    rb.add_argument(
+        "--partitions", type=int, help="partitions of the event store (BINGFA_PARTITIONS, 16)"
+    )
     return top
 
 
@@ -106,6 +142,8 @@ def main(argv: list[str] | None = None) -> int:
     console = Console()
     if args.command == "selfplay":
         return selfplay(args, console)
+    if args.command == "rebuild":
+        return rebuild(args, console)
     return 2
 
 

@@ -147,9 +147,9 @@ class Bench:
         seq = 0
         for batch in self.envelopes[game.seed]:
             pipe = self.client.pipeline(transaction=False)
-            for raw in batch:
+            for fields in batch:
                 seq += 1
-                pipe.xadd(key, {"e": raw}, id=f"{seq}-1")
+                pipe.xadd(key, fields, id=f"{seq}-1")
             pipe.execute()
 
     def prepare(self) -> list[str]:
@@ -158,7 +158,7 @@ class Bench:
         ids = [self.game_id(0, game) for game in self.recorded]
         for gid, game in zip(ids, self.recorded, strict=True):
             self.store_game(store, gid, game)
-            stored = [f[b"e"] for _, f in self.client.xrange(store.key(gid, "events"))]
+            stored = [f for _, f in self.client.xrange(store.key(gid, "events"))]
             per_batch, at = [], 0
             for _, events, _ in game.batches:
                 per_batch.append(stored[at : at + len(events)])

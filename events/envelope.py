@@ -43,6 +43,8 @@ class Envelope:
     hash: str
     # The envelope as stored, when this one was upcast on read: the hash verifies that form.
     stored: Envelope | None = field(default=None, compare=False, repr=False)
+    # The payload's canonical JSON when already at hand (sealing, reading): not made twice.
+    payload_json: bytes | None = field(default=None, compare=False, repr=False)
 
     def body(self) -> dict[str, Any]:
         return {
@@ -79,6 +81,32 @@ def chain_hash(prev: str, body: Mapping[str, Any]) -> str:
     return hashlib.sha256(prev.encode() + canonical(body)).hexdigest()
 
 
+def _text(value: str) -> bytes:
+    return json.dumps(value, ensure_ascii=False).encode()
+
+
+def body_bytes(
+    seq: int,
+    type_: str,
+    v: int,
+    at: str,
+    actor: str,
+    visible_to: str,
+    payload_json: bytes,
+    prev: str,
+) -> bytes:
+    """``canonical(body)`` assembled around a payload already in canonical JSON: the keys
+    in sorted order, no spaces (``tests/events`` checks it against ``canonical``)."""
+    return b"".join(
+        (
+            b'{"actor":', _text(actor), b',"at":', _text(at),
+            b',"payload":', payload_json, b',"prev":', _text(prev),
+            b',"seq":', str(seq).encode(), b',"type":', _text(type_),
+            b',"v":', str(v).encode(), b',"visible_to":', _text(visible_to), b"}",
+        )
+    )  # fmt: skip
+
+
 def seal(
     seq: int,
     event: Mapping[str, Any],
@@ -90,17 +118,13 @@ def seal(
 ) -> Envelope:
     """Wrap one game-level event (a dict with ``type`` and ``visible_to``) at ``seq``."""
     payload = {k: val for k, val in event.items() if k not in ("type", "visible_to")}
-    body = {
-        "seq": seq,
-        "type": event["type"],
-        "v": v,
-        "at": at or utc_now(),
-        "actor": actor,
-        "visible_to": event.get("visible_to", "all"),
-        "payload": payload,
-        "prev": prev,
-    }
-    return Envelope(**body, hash=chain_hash(prev, body))
+    payload_json = canonical(payload)
+    at = at or utc_now()
+    visible_to = event.get("visible_to", "all")
+    raw = body_bytes(seq, event["type"], v, at, actor, visible_to, payload_json, prev)
+    digest = hashlib.sha256(prev.encode() + raw).hexdigest()
+    return Envelope(seq, event["type"], v, at, actor, visible_to, payload, prev, digest,
+                    payload_json=payload_json)  # fmt: skip
 
 
 def seal_all(

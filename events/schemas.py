@@ -38,18 +38,75 @@ class StrictBoolean(fields.Boolean):
         return value
 
 
-class StrictDict(fields.Dict):
-    pass
+class StrictInteger(fields.Integer):
+    """A whole number, and not a boolean (which Python counts as one)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, bool):
+            raise self.make_error("invalid")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+class StrictList(fields.List):
+    """A JSON array (a list or tuple), not any iterable."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, list | tuple):
+            raise self.make_error("invalid")
+        return super()._deserialize(value, attr, data, **kwargs)
 
 
 _KINDS = {
     "str": lambda **kw: fields.String(**kw),
-    "int": lambda **kw: fields.Integer(strict=True, **kw),
+    "int": lambda **kw: StrictInteger(strict=True, **kw),
     "bool": lambda **kw: StrictBoolean(**kw),
-    "list": lambda **kw: fields.List(fields.Raw(allow_none=True), **kw),
-    "dict": lambda **kw: StrictDict(keys=fields.String(), **kw),
+    "list": lambda **kw: StrictList(fields.Raw(allow_none=True), **kw),
+    "dict": lambda **kw: fields.Dict(keys=fields.String(), **kw),
     "any": lambda **kw: fields.Raw(**kw),
 }
+
+# The same kinds as plain type tests, for the fast path (see ``fast_check``).
+_TESTS = {
+    "str": lambda v: isinstance(v, str),
+    "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "bool": lambda v: isinstance(v, bool),
+    "list": lambda v: isinstance(v, list | tuple),
+    "dict": lambda v: isinstance(v, Mapping) and all(isinstance(k, str) for k in v),
+    "any": lambda v: True,
+}
+
+
+def fast_check(declared: Mapping[str, str]):
+    """A plain-Python test that accepts exactly what ``schema_for(declared)`` accepts.
+
+    The store runs it on every event it writes (a marshmallow load costs 20-50 µs per
+    event, this about 1 µs) and asks the marshmallow schema only when it fails, for the
+    message. ``tests/events`` checks that the two agree.
+    """
+    rules = []
+    for name, spec in declared.items():
+        key = name.lstrip("~")
+        optional = name.startswith("~") or spec.startswith("~")
+        rules.append((key, optional, spec.endswith("?"), _TESTS[spec.strip("~?")]))
+    allowed = frozenset(r[0] for r in rules)
+
+    def check(payload: Mapping[str, object]) -> bool:
+        if not allowed.issuperset(payload):
+            return False
+        for key, optional, nullable, test in rules:
+            if key not in payload:
+                if not optional:
+                    return False
+                continue
+            value = payload[key]
+            if value is None:
+                if not nullable:
+                    return False
+            elif not test(value):
+                return False
+        return True
+
+    return check
 
 
 def field_for(spec: str) -> fields.Field:

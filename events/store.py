@@ -44,10 +44,12 @@ __all__ = [
 class ConcurrencyError(Exception):
     """The stream moved on since the caller read it: reload and decide again."""
 
-    def __init__(self, game_id: str, expected: int, actual: int) -> None:
-        super().__init__(
-            f"game {game_id} is at version {actual}, not {expected}: someone moved first"
-        )
+    def __init__(self, game_id: str, expected: int, actual: int, moved: bool = False) -> None:
+        if moved:  # same version, other history: the caller's view of the game is stale
+            text = f"game {game_id} is not as you last read it: reload it and try again"
+        else:
+            text = f"game {game_id} is at version {actual}, not {expected}: someone moved first"
+        super().__init__(text)
         self.game_id, self.expected, self.actual = game_id, expected, actual
 
 
@@ -93,7 +95,23 @@ def rules_fingerprint(game: str, version: str) -> str:
 
 
 def fingerprint_of(events: Sequence[Mapping[str, Any]], actor: str) -> str:
-    return hashlib.sha256(canonical({"actor": actor, "events": list(events)})).hexdigest()
+    """What makes two appends "the same command": who sent it and what it writes (not
+    when, not at which version)."""
+    digest = hashlib.sha256()
+    for event in events:
+        payload = {k: v for k, v in event.items() if k not in ("type", "visible_to")}
+        digest.update(canonical([actor, event["type"], event.get("visible_to", "all")]))
+        digest.update(canonical(payload))
+    return digest.hexdigest()
+
+
+def _fingerprint_sealed(envelopes: Sequence[Envelope]) -> str:
+    """``fingerprint_of`` the same events, reusing the payload JSON sealing made."""
+    digest = hashlib.sha256()
+    for env in envelopes:
+        digest.update(canonical([env.actor, env.type, env.visible_to]))
+        digest.update(env.payload_json or canonical(env.payload))
+    return digest.hexdigest()
 
 
 class EventStore:
@@ -119,8 +137,6 @@ class EventStore:
             raise ValueError("expected_version is a whole number")
         if idempotency_key == "":
             raise ValueError("an idempotency key may not be empty")
-        if idempotency_key is not None and fingerprint is None:
-            fingerprint = fingerprint_of(events, actor)
         game = self._game_for(game_id, expected_version, events)
         for event in events:
             self.codec.check(game, event)
@@ -133,6 +149,8 @@ class EventStore:
             at=at,
             versions=self.codec.versions(game),
         )
+        if idempotency_key is not None and fingerprint is None:
+            fingerprint = _fingerprint_sealed(envelopes)
         return self._write(game_id, game, expected_version, envelopes, idempotency_key,
                            fingerprint)  # fmt: skip
 
@@ -258,7 +276,7 @@ class InMemoryEventStore(EventStore):
             if len(stream) != expected:
                 raise ConcurrencyError(game_id, expected, len(stream))
             if (stream[-1].hash if stream else GENESIS) != envelopes[0].prev:
-                raise ConcurrencyError(game_id, expected, len(stream))
+                raise ConcurrencyError(game_id, expected, len(stream), moved=True)
             self._streams[game_id] = [*stream, *envelopes]
             self._games.setdefault(game_id, game)
             version = envelopes[-1].seq

@@ -24,7 +24,7 @@ from events.envelope import (
     seal_all,
     verify_chain,
 )
-from events.redis_store import RedisEventStore
+from events.redis_store import ENTRY_FIELDS, RedisEventStore, entry_fields, envelope_of
 from events.schemas import SYSTEM_FIELDS, field_for, schema_for
 from events.store import InMemoryEventStore
 from games.playout import play
@@ -84,11 +84,14 @@ def stored_game(store, game_id: str = "g1", seed: int = 1) -> list[Envelope]:
 def rewrite_stream(client, key: str, edit) -> None:
     """What a forger with write access could do: XADD cannot overwrite an entry, so
     rebuild the stream under the same entry IDs with ``edit`` applied to the entries."""
-    entries = [(entry_id, fields[b"e"]) for entry_id, fields in client.xrange(key)]
+    entries = [
+        (entry_id, envelope_of(entry_id, fields).to_bytes())
+        for entry_id, fields in client.xrange(key)
+    ]
     entries = edit(entries)
     client.delete(key)
     for entry_id, raw in entries:
-        client.xadd(key, {"e": raw}, id=entry_id)
+        client.xadd(key, entry_fields(Envelope.from_bytes(raw)), id=entry_id)
 
 
 def edit_event(seq: int, change, rehash: bool = False):
@@ -191,9 +194,10 @@ def test_reordered_events_are_named(redis_store):
 
     rewrite_stream(redis_store.redis, key, swap)
     tampered = redis_store.read("g1")
-    assert [e.seq for e in tampered][18:22] == [19, 21, 20, 22]
-    assert sorted(e.to_dict()["hash"] for e in tampered) == sorted(e.hash for e in envs)
-    with pytest.raises(ChainError, match=r"^event 20 is missing: found seq 21"):
+    # the entry ID is the seq, and the hash covers it: moved contents no longer verify
+    assert [e.seq for e in tampered][18:22] == [19, 20, 21, 22]
+    assert [e.type for e in tampered][19:21] == [envs[20].type, envs[19].type]
+    with pytest.raises(ChainError, match=r"^event 20 .*(altered|does not link)"):
         verify_chain(tampered)
 
 
@@ -275,12 +279,15 @@ def test_the_hash_is_sha256_of_prev_and_the_canonical_body():
     assert first.at == second.at  # one batch, one time
 
 
-def test_redis_stores_exactly_the_canonical_bytes(redis_store):
+def test_redis_stores_the_envelope_fields_and_the_canonical_payload(redis_store):
     envs = stored_game(redis_store)
     stored = redis_store.redis.xrange(redis_store.key("g1", "events"))
     assert [entry_id.decode() for entry_id, _ in stored] == [f"{e.seq}-1" for e in envs]
-    for (_, fields), env in zip(stored, envs, strict=True):
-        assert fields[b"e"] == env.to_bytes() == canonical(json.loads(fields[b"e"]))
+    for (entry_id, fields), env in zip(stored, envs, strict=True):
+        assert fields[b"p"] == canonical(env.payload) == canonical(json.loads(fields[b"p"]))
+        assert fields[b"h"] == bytes.fromhex(env.hash) and len(fields[b"h"]) == 32
+        assert envelope_of(entry_id, fields) == env
+        assert {k.decode() for k in fields} == set(ENTRY_FIELDS)
 
 
 def test_a_game_level_event_round_trips_through_an_envelope():
@@ -454,7 +461,7 @@ def write_v1_game_ended(store, game_id: str, game) -> Envelope:
     if isinstance(store, InMemoryEventStore):
         store._streams[game_id].append(env)
     else:  # exactly the bytes an older release would have written
-        store.redis.xadd(store.key(game_id, "events"), {"e": env.to_bytes()}, id=f"{env.seq}-1")
+        store.redis.xadd(store.key(game_id, "events"), entry_fields(env), id=f"{env.seq}-1")
         store.redis.hset(store.key(game_id, "meta"),
                          mapping={"version": env.seq, "last_hash": env.hash})  # fmt: skip
     return env
@@ -498,9 +505,10 @@ def test_a_v1_game_ended_is_read_back_upcast_and_still_folds(store):
     assert last.payload["round"] is None
     assert last.hash == stored.hash  # history is never rewritten
     if not isinstance(store, InMemoryEventStore):
-        raw = store.redis.xrange(store.key("g1", "events"), min=f"{stored.seq}-1")[0][1][b"e"]
-        assert raw == stored.to_bytes()  # still v1 in Redis
-        assert store.codec.decode("sun-tzu", raw) == last
+        entry_id, fields = store.redis.xrange(store.key("g1", "events"), min=f"{stored.seq}-1")[0]
+        as_stored = envelope_of(entry_id, fields)
+        assert as_stored == stored and as_stored.v == 1  # still v1 in Redis
+        assert store.codec.upcast("sun-tzu", as_stored) == last
     events = [env.event() for env in envs if env.type not in SYSTEM_FIELDS]
     state = RULES.fold(events)
     assert state.phase == "over"

@@ -21,7 +21,7 @@ from redis.retry import Retry
 from events.codec import EventRejected
 from events.embedded import start_redis
 from events.envelope import Envelope, verify_chain
-from events.redis_store import RedisEventStore, feed_key, partition_of
+from events.redis_store import RedisEventStore, envelope_of, feed_key, partition_of
 from events.store import ConcurrencyError, IdempotencyConflict
 
 CREATED = {
@@ -45,7 +45,7 @@ def stored(client: redis.Redis, store: RedisEventStore, game_id: str) -> list[En
     """The game's events as Redis holds them, entry IDs checked against ``seq``."""
     out = []
     for entry_id, fields in client.xrange(store.key(game_id, "events")):
-        env = Envelope.from_bytes(fields[b"e"])
+        env = envelope_of(entry_id, fields)
         assert entry_id == f"{env.seq}-1".encode(), "entry ID and seq disagree"
         out.append(env)
     return out

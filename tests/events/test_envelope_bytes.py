@@ -1,0 +1,30 @@
+"""Sealing builds the hashed body by hand; it must be exactly ``canonical(body)``."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from events.envelope import canonical, chain_hash, seal
+
+TEXT = st.text(alphabet=st.characters(codec="utf-8"), max_size=12)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    seq=st.integers(1, 10**6),
+    type_=TEXT,
+    actor=TEXT,
+    at=TEXT,
+    visible_to=TEXT,
+    prev=st.sampled_from(["", "ab" * 32]),
+    payload=st.dictionaries(TEXT, st.one_of(st.integers(), TEXT, st.none(), st.lists(TEXT))),
+    v=st.integers(1, 9),
+)
+def test_the_sealed_hash_is_the_hash_of_the_canonical_body(
+    seq, type_, actor, at, visible_to, prev, payload, v
+):
+    event = {"type": type_, "visible_to": visible_to, **payload}
+    env = seal(seq, event, prev=prev, actor=actor, at=at, v=v)
+    assert env.hash == chain_hash(prev, env.body())
+    assert env.payload_json == canonical(env.payload)

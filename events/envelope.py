@@ -16,14 +16,27 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+import orjson
+
 GENESIS = ""  # the ``prev`` of a stream's first event
 SYSTEM = "system"
 ENVELOPE_FIELDS = ("seq", "type", "v", "at", "actor", "visible_to", "payload", "prev", "hash")
 
 
 def canonical(value: Any) -> bytes:
-    """Canonical JSON: sorted keys, no spaces, UTF-8."""
+    """Canonical JSON: sorted keys, no spaces, UTF-8. This is the definition; ``fast_canonical``
+    must give the same bytes."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def fast_canonical(value: Any) -> bytes:
+    """``canonical`` through orjson (about ten times faster), for the hot path. Falls back
+    to ``canonical`` for what orjson refuses (lone surrogates, huge integers);
+    ``tests/events/test_envelope_bytes.py`` checks the two agree."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+    except (TypeError, orjson.JSONEncodeError):
+        return canonical(value)
 
 
 def utc_now() -> str:
@@ -82,6 +95,8 @@ def chain_hash(prev: str, body: Mapping[str, Any]) -> str:
 
 
 def _text(value: str) -> bytes:
+    if value.isascii() and value.isprintable() and '"' not in value and "\\" not in value:
+        return b'"' + value.encode() + b'"'  # nothing to escape: the common case
     return json.dumps(value, ensure_ascii=False).encode()
 
 
@@ -118,7 +133,7 @@ def seal(
 ) -> Envelope:
     """Wrap one game-level event (a dict with ``type`` and ``visible_to``) at ``seq``."""
     payload = {k: val for k, val in event.items() if k not in ("type", "visible_to")}
-    payload_json = canonical(payload)
+    payload_json = fast_canonical(payload)
     at = at or utc_now()
     visible_to = event.get("visible_to", "all")
     raw = body_bytes(seq, event["type"], v, at, actor, visible_to, payload_json, prev)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from events.envelope import canonical, chain_hash, seal
+from events.envelope import canonical, chain_hash, fast_canonical, seal
 
 TEXT = st.text(alphabet=st.characters(codec="utf-8"), max_size=12)
 
@@ -28,3 +28,30 @@ def test_the_sealed_hash_is_the_hash_of_the_canonical_body(
     env = seal(seq, event, prev=prev, actor=actor, at=at, v=v)
     assert env.hash == chain_hash(prev, env.body())
     assert env.payload_json == canonical(env.payload)
+
+
+JSON = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(-(2**70), 2**70), TEXT),
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(TEXT, inner, max_size=4)),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(JSON)
+def test_fast_canonical_gives_the_canonical_bytes(value):
+    assert fast_canonical(value) == canonical(value)
+
+
+def test_fast_canonical_meets_the_hard_cases():
+    for value in ["\u2028", "\x00\x1f\x7f", 'é"\\', 2**80, {"b": 1, "a": [True, None]}]:
+        assert fast_canonical(value) == canonical(value)
+
+
+def test_a_lone_surrogate_cannot_be_stored_either_way():
+    import pytest
+
+    with pytest.raises(UnicodeEncodeError):
+        canonical("\ud800")
+    with pytest.raises(UnicodeEncodeError):
+        fast_canonical("\ud800")

@@ -38,7 +38,7 @@ from typing import Any
 import redis as redis_lib
 
 from events.readmodels import ReadModels
-from events.redis_store import DEFAULT_PARTITIONS, RedisEventStore, feed_key
+from events.redis_store import DEFAULT_PARTITIONS, RedisEventStore, connect, feed_key
 from events.store import EventStore
 
 GROUP = "projectors"
@@ -187,7 +187,7 @@ def main() -> int:
         return 2
     partitions = int(os.environ.get("BINGFA_PARTITIONS", DEFAULT_PARTITIONS))
     claim_idle_ms = int(os.environ.get("BINGFA_PROJECTOR_CLAIM_IDLE_MS", 60_000))
-    client = redis_lib.Redis.from_url(url)
+    client = connect(url)
     store = RedisEventStore(client, partitions=partitions)
     stop = threading.Event()
 

@@ -112,6 +112,18 @@ def envelope_of(entry_id: bytes | str, fields: dict[bytes, bytes]) -> Envelope:
     )
 
 
+def connect(url: str) -> Any:
+    """A client for ``REDIS_URL``: ``redis://…`` for one server, ``redis+cluster://…``
+    (any one node) for a Redis Cluster; ``rediss`` for TLS in both."""
+    import redis
+
+    for scheme in ("redis+cluster://", "rediss+cluster://"):
+        if url.startswith(scheme):
+            plain = scheme.replace("+cluster", "") + url[len(scheme) :]
+            return redis.RedisCluster.from_url(plain)
+    return redis.Redis.from_url(url)
+
+
 def partition_of(game_id: str, partitions: int) -> int:
     return zlib.crc32(game_id.encode()) % partitions
 

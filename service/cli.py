@@ -99,9 +99,9 @@ def rebuild(args: argparse.Namespace, console: Console) -> int:
     import redis
 
     from events.readmodels import ReadModels
-    from events.redis_store import RedisEventStore
+    from events.redis_store import RedisEventStore, connect
 
-    client = redis.Redis.from_url(url)
+    client = connect(url)
     try:
         store = RedisEventStore(client, partitions=partitions)
         counts = ReadModels(client, partitions).rebuild(store)

@@ -608,3 +608,19 @@ def test_games_spread_over_every_cluster_node(request):
     assert sorted(store.game_ids()) == sorted(ids)
     for game_id in ids:
         verify_chain(store.read(game_id))
+
+
+def test_connect_gives_a_cluster_client_for_a_cluster_url(redis_cluster):
+    from redis.cluster import RedisCluster
+
+    from events.redis_store import connect
+
+    node = redis_cluster.get_default_node()
+    client = connect(f"redis+cluster://{node.host}:{node.port}/0")
+    try:
+        assert isinstance(client, RedisCluster)
+        store = RedisEventStore(client)
+        store.append("via-url", 0, [CREATED])
+        assert store.version("via-url") == 1
+    finally:
+        client.close()

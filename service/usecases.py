@@ -112,6 +112,7 @@ class Bingfa:
             rng = rng_for(secret["seed"], secret["nonces"], game.version + 2)
             events += game.rules.setup(game.created.get("options", {}), rng)
         version = self.store.append(game_id, game.version, events)
+        self._after(game, events)
         return version
 
     # -- play --------------------------------------------------------------------------

@@ -276,8 +276,13 @@ def test_follow_up_work_runs_only_after_a_successful_append():
 
     app = Bingfa(InMemoryEventStore(), token=counter_tokens(), on_appended=record)
     game_id = started(app)
+    # each join was followed up (the second one with the deal)
+    assert [version for version, _ in calls] == [2, app.store.version(game_id)]
+    calls.clear()
     with pytest.raises(RulesError):
         app.submit(game_id, "blue", {"type": "choose_warlord", "warlord": "remove"})
+    with pytest.raises(Forbidden):
+        app.join(game_id, "blue")
     assert calls == []
     result = app.submit(game_id, "blue", {"type": "choose_warlord", "warlord": "reinforce"})
     assert calls == [(result.version, len(result.events))]

@@ -85,7 +85,7 @@ class Codec:
             return env
         # The hash stays the stored one: it verifies the stored (old) form, kept in ``stored``.
         return Envelope(env.seq, env.type, v, env.at, env.actor, env.visible_to, payload,
-                        env.prev, env.hash, stored=env)  # fmt: skip
+                        env.prev, env.hash, env.salt, stored=env)  # fmt: skip
 
     def decode(self, game: str, raw: bytes | str) -> Envelope:
         return self.upcast(game, Envelope.from_bytes(raw))

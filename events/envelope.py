@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -21,6 +22,11 @@ import orjson
 GENESIS = ""  # the ``prev`` of a stream's first event
 SYSTEM = "system"
 ENVELOPE_FIELDS = ("seq", "type", "v", "at", "actor", "visible_to", "payload", "prev", "hash")
+# An event hidden from someone carries a random salt inside its hashed body: without it, a
+# hash (or the next event's ``prev``) would let anyone test the few possible contents of
+# a hidden event (which Warlord, which card) against it. The salt is hidden with the
+# payload and revealed with it.
+SALT_BYTES = 16
 
 
 def canonical(value: Any) -> bytes:
@@ -54,6 +60,7 @@ class Envelope:
     payload: Mapping[str, Any]
     prev: str
     hash: str
+    salt: str = ""  # "" for public events
     # The envelope as stored, when this one was upcast on read: the hash verifies that form.
     stored: Envelope | None = field(default=None, compare=False, repr=False)
     # The payload's canonical JSON when already at hand (sealing, reading): not made twice.
@@ -69,6 +76,7 @@ class Envelope:
             "visible_to": self.visible_to,
             "payload": self.payload,
             "prev": self.prev,
+            **({"salt": self.salt} if self.salt else {}),
         }
 
     def to_dict(self) -> dict[str, Any]:
@@ -83,7 +91,7 @@ class Envelope:
 
     @staticmethod
     def from_dict(data: Mapping[str, Any]) -> Envelope:
-        return Envelope(**{name: data[name] for name in ENVELOPE_FIELDS})
+        return Envelope(**{name: data[name] for name in ENVELOPE_FIELDS}, salt=data.get("salt", ""))
 
     @staticmethod
     def from_bytes(raw: bytes | str) -> Envelope:
@@ -109,6 +117,7 @@ def body_bytes(
     visible_to: str,
     payload_json: bytes,
     prev: str,
+    salt: str = "",
 ) -> bytes:
     """``canonical(body)`` assembled around a payload already in canonical JSON: the keys
     in sorted order, no spaces (``tests/events`` checks it against ``canonical``)."""
@@ -116,6 +125,7 @@ def body_bytes(
         (
             b'{"actor":', _text(actor), b',"at":', _text(at),
             b',"payload":', payload_json, b',"prev":', _text(prev),
+            b',"salt":' + _text(salt) if salt else b"",
             b',"seq":', str(seq).encode(), b',"type":', _text(type_),
             b',"v":', str(v).encode(), b',"visible_to":', _text(visible_to), b"}",
         )
@@ -130,15 +140,19 @@ def seal(
     actor: str = SYSTEM,
     at: str | None = None,
     v: int = 1,
+    salt: str | None = None,
 ) -> Envelope:
-    """Wrap one game-level event (a dict with ``type`` and ``visible_to``) at ``seq``."""
+    """Wrap one game-level event (a dict with ``type`` and ``visible_to``) at ``seq``.
+    A hidden event gets a fresh random salt unless one is given."""
     payload = {k: val for k, val in event.items() if k not in ("type", "visible_to")}
     payload_json = fast_canonical(payload)
     at = at or utc_now()
     visible_to = event.get("visible_to", "all")
-    raw = body_bytes(seq, event["type"], v, at, actor, visible_to, payload_json, prev)
+    if salt is None:
+        salt = "" if visible_to == "all" else secrets.token_hex(SALT_BYTES)
+    raw = body_bytes(seq, event["type"], v, at, actor, visible_to, payload_json, prev, salt)
     digest = hashlib.sha256(prev.encode() + raw).hexdigest()
-    return Envelope(seq, event["type"], v, at, actor, visible_to, payload, prev, digest,
+    return Envelope(seq, event["type"], v, at, actor, visible_to, payload, prev, digest, salt,
                     payload_json=payload_json)  # fmt: skip
 
 

@@ -8,7 +8,8 @@ partition's feed carry the hash tag ``{pN}``, so the append script touches one s
     g:{pN}:ID:meta     hash: version, last_hash, game
     g:{pN}:ID:idem     hash: idempotency key -> "<fingerprint>|<version>"
     g:{pN}:ID:snap     latest snapshot
-    g:{pN}:ID:secret   the seed until it is revealed
+    g:{pN}:ID:secret   the seed and nonces (revealed in the last event)
+    g:{pN}:ID:access   the hashes of the seat tokens (never revealed)
     feed:{pN}          stream of (game, seq) appends, read by the projector
 
 Streams are never trimmed. Durability is Redis's: run it with AOF (see the README).
@@ -38,8 +39,8 @@ from events.store import (
 
 DEFAULT_PARTITIONS = 16
 
-# An entry's fields: type, schema version, at, actor, visible_to, payload, hash, prev.
-ENTRY_FIELDS = ("t", "v", "a", "r", "w", "p", "h", "q")
+# An entry's fields: type, schema version, at, actor, visible_to, payload, hash, prev, salt.
+ENTRY_FIELDS = ("t", "v", "a", "r", "w", "p", "h", "q", "s")
 
 # KEYS: events, meta, idem, feed
 # ARGV: expected version, prev hash, idempotency key ("" for none), fingerprint, game id,
@@ -60,12 +61,13 @@ local version = tonumber(meta[1] or '0')
 local expected = tonumber(ARGV[1])
 if version ~= expected then return {'conflict', tostring(version)} end
 if (meta[2] or '') ~= ARGV[2] then return {'chain', tostring(version)} end
-local n = (#ARGV - 7) / 8
+local n = (#ARGV - 7) / 9
 for i = 1, n do
-  local b = 7 + (i - 1) * 8
+  local b = 7 + (i - 1) * 9
   redis.call('XADD', KEYS[1], tostring(version + i) .. '-1',
     't', ARGV[b + 1], 'v', ARGV[b + 2], 'a', ARGV[b + 3], 'r', ARGV[b + 4],
-    'w', ARGV[b + 5], 'p', ARGV[b + 6], 'h', ARGV[b + 7], 'q', ARGV[b + 8])
+    'w', ARGV[b + 5], 'p', ARGV[b + 6], 'h', ARGV[b + 7], 'q', ARGV[b + 8],
+    's', ARGV[b + 9])
 end
 local new = version + n
 redis.call('HSET', KEYS[2], 'version', new, 'last_hash', ARGV[7], 'game', ARGV[6])
@@ -86,6 +88,7 @@ def entry_values(env: Envelope) -> list[Any]:
         env.payload_json if env.payload_json is not None else canonical(env.payload),
         bytes.fromhex(env.hash),
         bytes.fromhex(env.prev),
+        bytes.fromhex(env.salt),
     ]
 
 
@@ -108,6 +111,7 @@ def envelope_of(entry_id: bytes | str, fields: dict[bytes, bytes]) -> Envelope:
         orjson.loads(payload_json),
         fields[b"q"].hex(),
         fields[b"h"].hex(),
+        fields.get(b"s", b"").hex(),
         payload_json=payload_json,
     )
 
@@ -239,9 +243,9 @@ class RedisEventStore(EventStore):
         raw = self.redis.get(self.key(game_id, "snap"))
         return None if raw is None else Snapshot.from_bytes(raw)
 
-    def put_secret(self, game_id: str, secret: str) -> None:
-        self.redis.set(self.key(game_id, "secret"), secret)
+    def put_secret(self, game_id: str, secret: str, name: str = "secret") -> None:
+        self.redis.set(self.key(game_id, name), secret)
 
-    def get_secret(self, game_id: str) -> str | None:
-        raw = self.redis.get(self.key(game_id, "secret"))
+    def get_secret(self, game_id: str, name: str = "secret") -> str | None:
+        raw = self.redis.get(self.key(game_id, name))
         return None if raw is None else raw.decode()

@@ -189,10 +189,12 @@ class EventStore:
     def get_snapshot(self, game_id: str) -> Snapshot | None:
         raise NotImplementedError
 
-    def put_secret(self, game_id: str, secret: str) -> None:
+    def put_secret(self, game_id: str, secret: str, name: str = "secret") -> None:
+        """Server-only data of a game (``secret``: seed and nonces; ``access``: the hashes
+        of the seat tokens). Never part of the stream."""
         raise NotImplementedError
 
-    def get_secret(self, game_id: str) -> str | None:
+    def get_secret(self, game_id: str, name: str = "secret") -> str | None:
         raise NotImplementedError
 
     def game_ids(self) -> Iterator[str]:
@@ -243,7 +245,7 @@ class InMemoryEventStore(EventStore):
         self._heads: dict[str, tuple[int, str]] = {}  # kept apart, like Redis's meta hash
         self._idem: dict[tuple[str, str], tuple[str, int]] = {}
         self._snaps: dict[str, Snapshot] = {}
-        self._secrets: dict[str, str] = {}
+        self._secrets: dict[tuple[str, str], str] = {}
         self.feed: list[tuple[str, int]] = []  # (game, last seq) per append, in order
 
     def read(self, game_id: str, after: int = 0) -> list[Envelope]:
@@ -292,11 +294,11 @@ class InMemoryEventStore(EventStore):
     def get_snapshot(self, game_id: str) -> Snapshot | None:
         return self._snaps.get(game_id)
 
-    def put_secret(self, game_id: str, secret: str) -> None:
-        self._secrets[game_id] = secret
+    def put_secret(self, game_id: str, secret: str, name: str = "secret") -> None:
+        self._secrets[game_id, name] = secret
 
-    def get_secret(self, game_id: str) -> str | None:
-        return self._secrets.get(game_id)
+    def get_secret(self, game_id: str, name: str = "secret") -> str | None:
+        return self._secrets.get((game_id, name))
 
     def game_ids(self) -> Iterator[str]:
         return iter(list(self._streams))

@@ -51,10 +51,15 @@ class Bingfa:
 
     # -- create ------------------------------------------------------------------------
     def create_game(
-        self, game: str, options: Mapping[str, Any] | None, seats: Mapping[str, str]
+        self,
+        game: str,
+        options: Mapping[str, Any] | None,
+        seats: Mapping[str, str],
+        access: Mapping[str, str] | None = None,
     ) -> str:
         """A new game; ``seats`` maps every seat to ``human`` or ``ai:<level>``. AI seats
-        are taken at once; the cards are dealt when the last seat is taken."""
+        are taken at once; the cards are dealt when the last seat is taken. ``access``
+        (seat → hash of its token) is kept server-side before the game exists."""
         rules = self.registry.get(game)
         if rules is None:
             raise NotFound(f"there is no game called {game!r}")
@@ -68,6 +73,8 @@ class Bingfa:
         game_id = self.token(9)
         seed = self.token(32)
         self.store.put_secret(game_id, json.dumps({"seed": seed, "nonces": {}}))
+        if access is not None:
+            self.store.put_secret(game_id, json.dumps(dict(access)), "access")
         created = {
             "type": "game_created",
             "visible_to": "all",
@@ -160,6 +167,14 @@ class Bingfa:
             return load(self.store, game_id, self.registry)
         except KeyError:
             raise NotFound(f"there is no game {game_id!r}") from None
+
+    def access(self, game_id: str) -> dict[str, str]:
+        """Seat → hash of its token (empty when the game was made without tokens)."""
+        raw = self.store.get_secret(game_id, "access")
+        return {} if raw is None else json.loads(raw)
+
+    def load(self, game_id: str) -> LoadedGame:
+        return self._load(game_id)
 
     def _secret(self, game_id: str) -> dict[str, Any]:
         raw = self.store.get_secret(game_id)

@@ -1,0 +1,195 @@
+"""Games: create, join, view, commands, events, live stream. Views are thin: load the
+request, call the write path or the projector, dump the answer."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from flask import Response, current_app, request, session, stream_with_context
+from flask_smorest import Blueprint
+
+from events.envelope import Envelope
+from service import access, schemas
+from service.problems import Unauthorized, problem_abort
+from service.usecases import Bingfa
+
+blp = Blueprint("games", __name__, url_prefix="/api/games", description="Games and moves")
+
+
+def bingfa() -> Bingfa:
+    return current_app.extensions["bingfa"]
+
+
+def caller_seat(game_id: str) -> str | None:
+    token = access.bearer(request.headers.get("Authorization"))
+    if token is None:
+        return None
+    seat = access.seat_of(token, bingfa().access(game_id))
+    if seat is None:
+        raise Unauthorized("this token is not a seat of this game")
+    return seat
+
+
+def player_id() -> str:
+    """The browser's player identity, kept in the signed session cookie."""
+    if "player" not in session:
+        session["player"] = access.new_token()
+        session.permanent = True
+    return session["player"]
+
+
+def visible(env: Envelope, seat: str | None, rules: Any, over: bool) -> dict[str, Any]:
+    """An envelope as ``seat`` may see it: whole when public, its own, or the game is over;
+    else the game's redacted stub."""
+    data = env.to_dict()
+    if over or env.visible_to in ("all", seat):
+        return data
+    if env.visible_to == "server" or not hasattr(rules, "redact"):
+        stub: dict[str, Any] = {}
+    else:
+        stub = rules.redact(env.event(), seat)
+    data["payload"] = {k: v for k, v in stub.items() if k not in ("type", "visible_to")}
+    data.pop("salt", None)  # with the salt hidden, the hash tells nothing about the payload
+    data["redacted"] = True
+    return data
+
+
+@blp.route("", methods=["POST"])
+@blp.arguments(schemas.CreateGame)
+@blp.response(201, schemas.Created)
+def create_game(body):
+    """Start a game. Each human seat gets a token, shown only in this answer."""
+    tokens = {seat: access.new_token() for seat, kind in body["seats"].items() if kind == "human"}
+    game_id = bingfa().create_game(
+        body["game"],
+        body["options"],
+        body["seats"],
+        access={seat: access.token_hash(t) for seat, t in tokens.items()},
+    )
+    seats = {}
+    for seat, kind in body["seats"].items():
+        link = {"kind": kind}
+        if seat in tokens:
+            link["token"] = tokens[seat]
+            link["invite"] = f"/g/{game_id}/{seat}#token={tokens[seat]}"
+        seats[seat] = link
+    return {"game_id": game_id, "version": bingfa().store.version(game_id), "seats": seats}
+
+
+@blp.route("/<game_id>/join", methods=["POST"])
+@blp.arguments(schemas.Join)
+@blp.response(200, schemas.Version)
+def join(body, game_id):
+    """Take your seat (the token of the invite link in ``Authorization: Bearer``)."""
+    seat = caller_seat(game_id)
+    if seat is None:
+        raise Unauthorized("taking a seat needs its token: Authorization: Bearer <token>")
+    version = bingfa().join(game_id, seat, player=player_id(), nonce=body["nonce"])
+    return {"version": version}
+
+
+@blp.route("/<game_id>")
+@blp.response(200, schemas.GameView)
+def view(game_id):
+    """The game as the caller may see it: a seat's view with its token, else a spectator's."""
+    seat = caller_seat(game_id)
+    game = bingfa().load(game_id)
+    rules = game.rules
+    body = {
+        "game_id": game_id,
+        "game": rules.key,
+        "version": game.version,
+        "seat": seat,
+        "seats": {s: {"kind": k, "joined": s in game.joined} for s, k in game.seats.items()},
+        "pending": game.pending,
+        "outcome": game.outcome,
+        "view": rules.view(game.state, seat) if game.dealt else None,
+    }
+    return body, 200, {"ETag": f'"{game.version}"'}
+
+
+@blp.route("/<game_id>/commands", methods=["POST"])
+@blp.arguments(schemas.SubmitCommand)
+@blp.response(201, schemas.Submitted)
+def submit(body, game_id):
+    """Send a command for your seat. ``Idempotency-Key`` makes retries safe; the version
+    you saw (``expected_version`` or ``If-Match``) refuses a stale move with 409."""
+    seat = caller_seat(game_id)
+    if seat is None:
+        raise Unauthorized("a command needs your seat's token: Authorization: Bearer <token>")
+    expected = body["expected_version"]
+    if expected is None and request.headers.get("If-Match"):
+        expected = _version_of(request.headers["If-Match"])
+    result = bingfa().submit(
+        game_id,
+        seat,
+        body["command"],
+        idempotency_key=request.headers.get("Idempotency-Key") or None,
+        expected_version=expected,
+    )
+    game = bingfa().load(game_id)
+    over = game.outcome is not None
+    mine = bingfa().store.read(game_id, after=result.version - len(result.events))
+    shown = [visible(e, seat, game.rules, over) for e in mine[: len(result.events)]]
+    return {"version": result.version, "duplicate": result.duplicate, "events": shown}
+
+
+def _version_of(etag: str) -> int:
+    try:
+        return int(etag.strip().strip('W/"'))
+    except ValueError:
+        problem_abort(400, "If-Match is the version you saw, as the ETag gave it")
+        raise
+
+
+@blp.route("/<game_id>/events")
+@blp.arguments(schemas.EventsQuery, location="query")
+@blp.response(200, schemas.EventList)
+def events(query, game_id):
+    """The events after ``after`` that the caller may see (others are redacted)."""
+    seat = caller_seat(game_id)
+    game = bingfa().load(game_id)
+    over = game.outcome is not None
+    stored = bingfa().store.read(game_id, after=query["after"])
+    return {"version": game.version, "events": [visible(e, seat, game.rules, over) for e in stored]}
+
+
+@blp.route("/<game_id>/stream")
+@blp.doc(responses={"200": {"description": "text/event-stream of the caller's events"}})
+def stream(game_id):
+    """Server-sent events: each event the caller may see, ``id`` = its seq. Reconnect with
+    ``Last-Event-ID``; a connection is closed after a while and the browser reconnects."""
+    seat = caller_seat(game_id)
+    app = bingfa()
+    game = app.load(game_id)
+    after = _last_event_id(request.headers.get("Last-Event-ID") or request.args.get("after"))
+    seconds = current_app.config["SSE_SECONDS"]
+    poll = current_app.config["SSE_POLL"]
+
+    def generate():
+        nonlocal after
+        deadline = time.monotonic() + seconds
+        yield "retry: 1000\n\n"
+        while True:
+            stored = app.store.read(game_id, after=after)
+            if stored:
+                over = app.load(game_id).outcome is not None
+                for env in stored:
+                    data = json.dumps(visible(env, seat, game.rules, over), separators=(",", ":"))
+                    yield f"id: {env.seq}\nevent: game\ndata: {data}\n\n"
+                after = stored[-1].seq
+            if time.monotonic() >= deadline:
+                return
+            time.sleep(poll)
+
+    return Response(stream_with_context(generate()), mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})  # fmt: skip
+
+
+def _last_event_id(raw: str | None) -> int:
+    try:
+        return max(0, int(raw)) if raw else 0
+    except ValueError:
+        return 0

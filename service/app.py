@@ -1,0 +1,69 @@
+"""The application factory: configuration, the write path, the API, error documents.
+
+``create_app(config)`` builds everything and connects to nothing: the Redis client is
+made here but only talks when a request needs it. Tests pass ``{"STORE": store}``.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Mapping
+from datetime import timedelta
+from typing import Any
+
+from flask import Flask
+from flask_smorest import Api
+
+from service import problems
+from service.usecases import Bingfa
+
+DEFAULTS: dict[str, Any] = {
+    "API_TITLE": "Bingfa",
+    "API_VERSION": "1",
+    "OPENAPI_VERSION": "3.0.3",
+    "OPENAPI_URL_PREFIX": "/api",
+    "OPENAPI_JSON_PATH": "openapi.json",
+    "SSE_SECONDS": 25.0,  # a stream is closed after this long; the browser reconnects
+    "SSE_POLL": 0.25,
+    "PERMANENT_SESSION_LIFETIME": timedelta(days=365),
+    "SESSION_COOKIE_SAMESITE": "Lax",
+    "SESSION_COOKIE_HTTPONLY": True,
+}
+
+
+def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+    app = Flask(__name__)
+    register_config(app, config)
+    register_write_path(app)
+    register_api(app)
+    problems.register(app)
+    return app
+
+
+def register_config(app: Flask, config: Mapping[str, Any] | None) -> None:
+    app.config.update(DEFAULTS)
+    app.config["REDIS_URL"] = os.environ.get("REDIS_URL")
+    app.config["BINGFA_PARTITIONS"] = int(os.environ.get("BINGFA_PARTITIONS", 16))
+    app.config["SECRET_KEY"] = os.environ.get("SECRET_KEY") or secrets.token_hex(32)
+    app.config.update(config or {})
+
+
+def register_write_path(app: Flask) -> None:
+    store = app.config.get("STORE")
+    if store is None:
+        from events.redis_store import RedisEventStore, connect
+
+        if not app.config["REDIS_URL"]:
+            raise RuntimeError("set REDIS_URL to the event store's Redis (or run `bingfa up`)")
+        store = RedisEventStore(
+            connect(app.config["REDIS_URL"]), partitions=app.config["BINGFA_PARTITIONS"]
+        )
+    app.extensions["bingfa"] = Bingfa(store, on_appended=app.config.get("ON_APPENDED"))
+
+
+def register_api(app: Flask) -> None:
+    from service.api import games
+
+    api = Api(app)
+    api.register_blueprint(games.blp)

@@ -1,0 +1,75 @@
+"""Every error is a JSON problem document (RFC 9457) with the right status and a sentence
+a person understands; the mapping from our exceptions lives here, once."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask, jsonify
+from werkzeug.exceptions import HTTPException
+
+from events.codec import EventRejected
+from events.store import ConcurrencyError, IdempotencyConflict, UnknownGame
+from games.base import RulesError
+from service.usecases import Forbidden, NotFound
+
+
+class Unauthorized(Exception):
+    """A seat's token is needed for this."""
+
+
+# exception class -> (status, problem type slug, title)
+MAPPING: list[tuple[type[BaseException], int, str, str]] = [
+    (RulesError, 422, "rules", "The rules do not allow that"),
+    (ConcurrencyError, 409, "conflict", "The game has moved on"),
+    (IdempotencyConflict, 409, "idempotency-key-reused", "Idempotency key already used"),
+    (NotFound, 404, "not-found", "Not found"),
+    (UnknownGame, 404, "not-found", "Not found"),
+    (Forbidden, 403, "forbidden", "Not yours"),
+    (Unauthorized, 401, "unauthorized", "A seat token is needed"),
+    (EventRejected, 422, "rejected", "Refused by the event store"),
+]
+
+
+def problem(status: int, slug: str, title: str, detail: str, **extra: Any):
+    body = {"type": f"/problems/{slug}", "title": title, "status": status, "detail": detail}
+    body.update(extra)
+    response = jsonify(body)
+    response.status_code = status
+    response.mimetype = "application/problem+json"
+    return response
+
+
+def problem_abort(status: int, detail: str) -> None:
+    """Stop the request with a problem document."""
+    from flask import abort
+
+    abort(problem(status, "invalid-request", "The request is not valid", detail))
+
+
+def register(app: Flask) -> None:
+    for exc, status, slug, title in MAPPING:
+        app.register_error_handler(
+            exc, lambda e, s=status, g=slug, t=title: problem(s, g, t, str(e))
+        )
+
+    def http_error(error: HTTPException):
+        data = getattr(error, "data", None) or {}
+        messages = data.get("messages")
+        if messages:  # marshmallow validation errors from webargs
+            fields = messages.get("json", messages)
+            return problem(
+                error.code or 400,
+                "invalid-request",
+                "The request is not valid",
+                "Some fields are missing or wrong: " + ", ".join(sorted(map(str, fields))),
+                errors=fields,
+            )
+        return problem(
+            error.code or 500,
+            (error.name or "error").lower().replace(" ", "-"),
+            error.name or "Error",
+            error.description or "",
+        )
+
+    app.register_error_handler(HTTPException, http_error)

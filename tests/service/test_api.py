@@ -1,0 +1,236 @@
+"""The REST API through Flask's test client, over an in-memory store."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+import games
+from events.store import InMemoryEventStore
+from service import create_app
+
+RULES = games.get("sun-tzu")
+
+
+@pytest.fixture
+def app():
+    return create_app(
+        {"STORE": InMemoryEventStore(), "TESTING": True, "SSE_SECONDS": 0.2, "SSE_POLL": 0.05}
+    )
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+def auth(token):
+    return {"Authorization": f"Bearer {token}"}
+
+
+def new_game(client, options=None, seats=None):
+    body = {"options": options or {}, "seats": seats or {"blue": "human", "red": "human"}}
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 201, response.json
+    return response.json
+
+
+def started(client, options=None):
+    created = new_game(client, options)
+    tokens = {seat: link["token"] for seat, link in created["seats"].items()}
+    for token in tokens.values():
+        joined = client.post(f"/api/games/{created['game_id']}/join", json={}, headers=auth(token))
+        assert joined.status_code == 200
+    return created["game_id"], tokens
+
+
+def assert_problem(response, status, words):
+    assert response.status_code == status, response.json
+    assert response.mimetype == "application/problem+json"
+    body = response.json
+    assert body["status"] == status and body["title"] and body["type"].startswith("/problems/")
+    assert words in body["detail"], body
+
+
+def test_creating_gives_each_human_seat_a_token_and_an_invite(client, app):
+    created = new_game(client, seats={"blue": "human", "red": "ai:random"})
+    blue = created["seats"]["blue"]
+    assert blue["invite"] == f"/g/{created['game_id']}/blue#token={blue['token']}"
+    assert "token" not in created["seats"]["red"]
+    stored = app.extensions["bingfa"].access(created["game_id"])
+    assert blue["token"] not in json.dumps(stored)  # only its hash is kept
+
+
+def test_the_spectator_and_the_seats_see_different_things(client):
+    game_id, tokens = started(client)
+    spectator = client.get(f"/api/games/{game_id}")
+    blue = client.get(f"/api/games/{game_id}", headers=auth(tokens["blue"]))
+    assert spectator.json["seat"] is None and blue.json["seat"] == "blue"
+    assert spectator.json["view"]["players"]["blue"]["hand"] is None
+    assert len(blue.json["view"]["players"]["blue"]["hand"]) == 10
+    assert blue.json["view"]["players"]["red"]["hand"] is None
+    assert blue.headers["ETag"] == f'"{blue.json["version"]}"'
+    assert blue.json["pending"] == {"blue": "choose_warlord", "red": "choose_warlord"}
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "words"),
+    [
+        ({"game": "chess"}, 404, "no game called 'chess'"),
+        ({"options": {"variant": "x"}}, 422, "standard or beginner"),
+        ({"seats": {"blue": "human"}}, 422, "blue and red"),
+        ({"seats": "both"}, 422, "seats"),
+        ({"colour": "red"}, 422, "colour"),
+    ],
+)
+def test_a_bad_new_game_is_refused_with_a_problem(client, body, status, words):
+    assert_problem(client.post("/api/games", json=body), status, words)
+
+
+def test_joining_needs_the_seat_token_and_happens_once(client):
+    created = new_game(client)
+    game_id = created["game_id"]
+    assert_problem(client.post(f"/api/games/{game_id}/join", json={}), 401, "needs its token")
+    bad = client.post(f"/api/games/{game_id}/join", json={}, headers=auth("forged"))
+    assert_problem(bad, 401, "not a seat of this game")
+    token = created["seats"]["red"]["token"]
+    ok = client.post(f"/api/games/{game_id}/join", json={"nonce": "mine"}, headers=auth(token))
+    assert ok.status_code == 200 and ok.json == {"version": 2}
+    again = client.post(f"/api/games/{game_id}/join", json={}, headers=auth(token))
+    assert_problem(again, 403, "already taken")
+    long = client.post(f"/api/games/{game_id}/join", json={"nonce": "n" * 201},
+                       headers=auth(created["seats"]["blue"]["token"]))  # fmt: skip
+    assert_problem(long, 422, "nonce")
+
+
+def test_a_command_appends_and_answers_with_the_callers_events(client):
+    game_id, tokens = started(client)
+    response = client.post(
+        f"/api/games/{game_id}/commands",
+        json={"command": {"type": "choose_warlord", "warlord": "reinforce"}},
+        headers=auth(tokens["blue"]),
+    )
+    assert response.status_code == 201
+    (event,) = response.json["events"]
+    assert event["type"] == "warlord_chosen" and event["payload"]["warlord"] == "reinforce"
+    red_sees = client.get(f"/api/games/{game_id}/events?after={event['seq'] - 1}",
+                          headers=auth(tokens["red"])).json["events"]  # fmt: skip
+    assert red_sees[0]["redacted"] and "warlord" not in red_sees[0]["payload"]
+    assert "salt" not in red_sees[0] and event["salt"]
+
+
+@pytest.mark.parametrize(
+    ("body", "headers", "status", "words"),
+    [
+        ({"command": {"type": "choose_warlord", "warlord": "remove"}}, {}, 422, "not one of"),
+        ({"command": {"type": "fly"}}, {}, 422, "no command 'fly'"),
+        ({"commandx": {}}, {}, 422, "command"),
+        ({"command": {"type": "resign"}, "expected_version": 1}, {}, 409, "moved first"),
+        ({"command": {"type": "resign"}}, {"If-Match": '"3"'}, 409, "moved first"),
+        ({"command": {"type": "resign"}}, {"If-Match": "soon"}, 400, "If-Match"),
+    ],
+)
+def test_a_bad_command_is_refused_and_appends_nothing(client, app, body, headers, status, words):
+    game_id, tokens = started(client)
+    store = app.extensions["bingfa"].store
+    before = store.version(game_id)
+    response = client.post(f"/api/games/{game_id}/commands", json=body,
+                           headers={**auth(tokens["blue"]), **headers})  # fmt: skip
+    assert_problem(response, status, words)
+    assert store.version(game_id) == before
+
+
+def test_a_command_without_a_token_is_unauthorised(client, app):
+    game_id, _ = started(client)
+    response = client.post(f"/api/games/{game_id}/commands", json={"command": {"type": "resign"}})
+    assert_problem(response, 401, "needs your seat's token")
+
+
+def test_an_unknown_game_is_a_404_problem(client):
+    assert_problem(client.get("/api/games/nope"), 404, "no game 'nope'")
+    assert_problem(client.get("/api/games/nope/events"), 404, "no game 'nope'")
+
+
+def test_idempotency_key_retries_return_the_original_result(client, app):
+    game_id, tokens = started(client)
+    send = {"command": {"type": "choose_warlord", "warlord": "reinforce"}}
+    headers = {**auth(tokens["blue"]), "Idempotency-Key": "abc"}
+    first = client.post(f"/api/games/{game_id}/commands", json=send, headers=headers)
+    second = client.post(f"/api/games/{game_id}/commands", json=send, headers=headers)
+    assert first.status_code == second.status_code == 201
+    assert second.json["duplicate"] and second.json["version"] == first.json["version"]
+    other = client.post(f"/api/games/{game_id}/commands", json={"command": {"type": "resign"}},
+                        headers=headers)  # fmt: skip
+    assert_problem(other, 409, "already used")
+
+
+def test_the_stream_sends_server_sent_events_from_last_event_id(client):
+    game_id, tokens = started(client)
+    response = client.get(f"/api/games/{game_id}/stream",
+                          headers={**auth(tokens["blue"]), "Last-Event-ID": "3"})  # fmt: skip
+    assert response.mimetype == "text/event-stream"
+    text = response.get_data(as_text=True)
+    ids = [int(line[4:]) for line in text.splitlines() if line.startswith("id: ")]
+    assert ids and ids[0] == 4 and ids == list(range(4, 4 + len(ids)))
+
+
+def test_the_openapi_document_lists_every_endpoint(client):
+    spec = client.get("/api/openapi.json").json
+    paths = set(spec["paths"])
+    assert {"/api/games", "/api/games/{game_id}", "/api/games/{game_id}/commands",
+            "/api/games/{game_id}/events", "/api/games/{game_id}/join",
+            "/api/games/{game_id}/stream"} <= paths  # fmt: skip
+
+
+def secrets_of(state, seat):
+    """Card lists the seat may not see: the other hand, drawn cards, both decks."""
+    other = 1 - ("blue", "red").index(seat)
+    return {
+        "hand": list(state.hands[other]),
+        "drawn": list(state.drawn[other]),
+        "deck_mine": list(state.decks[1 - other]),
+        "deck_theirs": list(state.decks[other]),
+    }
+
+
+def test_no_response_of_a_whole_game_shows_a_seat_what_it_may_not_see(client, app):
+    """Every response to a seat or a spectator, checked against the server's own state."""
+    game_id, tokens = started(client, {"events": True})
+    bingfa = app.extensions["bingfa"]
+    rng = random.Random(5)
+    for _ in range(600):
+        game = bingfa.load(game_id)
+        if not game.pending:
+            break
+        for who in ("blue", "red", None):
+            headers = auth(tokens[who]) if who else {}
+            view = client.get(f"/api/games/{game_id}", headers=headers).json["view"]
+            for seat in ("blue", "red"):
+                if seat != who:
+                    assert view["players"][seat]["hand"] is None
+                    assert view["players"][seat]["warlords"] is None
+            shown = client.get(f"/api/games/{game_id}/events", headers=headers).json["events"]
+            for env in shown:
+                if env["visible_to"] not in ("all", who):
+                    assert env.get("redacted") and "salt" not in env
+                    payload = env["payload"]
+                    if env["type"] == "card_recycled":  # public but for the burned card
+                        assert payload["burned"] in (None, "hidden"), env
+                        continue
+                    for secret in ("cards", "deck", "order", "plan", "keep", "bottom",
+                                   "warlord", "plays", "provinces"):  # fmt: skip
+                        assert secret not in payload, env
+        seat = next(iter(game.pending))
+        command = RULES.random_command(game.state, seat, rng)
+        response = client.post(f"/api/games/{game_id}/commands", json={"command": command},
+                               headers=auth(tokens[seat]))  # fmt: skip
+        assert response.status_code == 201, response.json
+        for env in response.json["events"]:
+            assert env["visible_to"] in ("all", seat) or env.get("redacted")
+    final = bingfa.load(game_id)
+    assert final.outcome is not None
+    everything = client.get(f"/api/games/{game_id}/events").json["events"]
+    assert not any(e.get("redacted") for e in everything)  # all public once over
+    assert everything[-1]["type"] == "seed_revealed"

@@ -15,7 +15,7 @@ from typing import Any
 from flask import Flask
 from flask_smorest import Api
 
-from service import problems
+from service import problems, security
 from service.usecases import Bingfa
 
 DEFAULTS: dict[str, Any] = {
@@ -38,6 +38,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     register_write_path(app)
     register_api(app)
     problems.register(app)
+    security.register(app)
     return app
 
 

@@ -13,6 +13,7 @@ from flask_smorest import Blueprint
 from events.envelope import Envelope
 from service import access, schemas
 from service.problems import Unauthorized, problem_abort
+from service.security import limit_writes
 from service.usecases import Bingfa
 
 blp = Blueprint("games", __name__, url_prefix="/api/games", description="Games and moves")
@@ -57,6 +58,7 @@ def visible(env: Envelope, seat: str | None, rules: Any, over: bool) -> dict[str
 
 
 @blp.route("", methods=["POST"])
+@limit_writes
 @blp.arguments(schemas.CreateGame)
 @blp.response(201, schemas.Created)
 def create_game(body):
@@ -79,6 +81,7 @@ def create_game(body):
 
 
 @blp.route("/<game_id>/join", methods=["POST"])
+@limit_writes
 @blp.arguments(schemas.Join)
 @blp.response(200, schemas.Version)
 def join(body, game_id):
@@ -111,6 +114,7 @@ def view(game_id):
 
 
 @blp.route("/<game_id>/commands", methods=["POST"])
+@limit_writes
 @blp.arguments(schemas.SubmitCommand)
 @blp.response(201, schemas.Submitted)
 def submit(body, game_id):

@@ -17,7 +17,13 @@ RULES = games.get("sun-tzu")
 @pytest.fixture
 def app():
     return create_app(
-        {"STORE": InMemoryEventStore(), "TESTING": True, "SSE_SECONDS": 0.2, "SSE_POLL": 0.05}
+        {
+            "STORE": InMemoryEventStore(),
+            "TESTING": True,
+            "SSE_SECONDS": 0.2,
+            "SSE_POLL": 0.05,
+            "RATELIMIT_WRITES": "1000 per second",
+        }
     )
 
 
@@ -234,3 +240,24 @@ def test_no_response_of_a_whole_game_shows_a_seat_what_it_may_not_see(client, ap
     everything = client.get(f"/api/games/{game_id}/events").json["events"]
     assert not any(e.get("redacted") for e in everything)  # all public once over
     assert everything[-1]["type"] == "seed_revealed"
+
+
+def test_every_response_carries_the_security_headers(client):
+    response = client.get("/api/openapi.json")
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert response.headers["X-Frame-Options"] == "DENY"
+    assert "frame-ancestors 'none'" in response.headers["Content-Security-Policy"]
+
+
+def test_a_write_from_another_origin_is_refused(client):
+    response = client.post("/api/games", json={}, headers={"Origin": "https://evil.example"})
+    assert_problem(response, 403, "may not change games here")
+
+
+def test_writes_are_rate_limited():
+    app = create_app({"STORE": InMemoryEventStore(), "TESTING": True,
+                      "RATELIMIT_WRITES": "3 per minute"})  # fmt: skip
+    client = app.test_client()
+    statuses = [client.post("/api/games", json={}).status_code for _ in range(4)]
+    assert statuses == [201, 201, 201, 429]
+    assert_problem(client.post("/api/games", json={}), 429, "slow down")

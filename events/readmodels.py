@@ -51,6 +51,26 @@ class GameEntries:
     finished: dict[str, Any] | None = None  # None: still running
 
 
+def lobby_order(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Longest waiting first."""
+    return sorted(entries, key=lambda e: (e["created_at"], e["game"]))
+
+
+def player_order(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Theirs to play first, then waiting, then finished; most recently moved first."""
+    found = sorted(entries, key=lambda e: e["game"])
+    found.sort(key=lambda e: e["updated_at"], reverse=True)
+    found.sort(key=lambda e: _STATUS_ORDER[e["status"]])
+    return found
+
+
+def finished_order(entries: list[dict[str, Any]], limit: int) -> list[dict[str, Any]]:
+    """Newest first."""
+    found = sorted(entries, key=lambda e: e["game"])
+    found.sort(key=lambda e: epoch_ms(e["finished_at"]), reverse=True)
+    return found[: max(limit, 0)]
+
+
 def players_of(game: LoadedGame) -> dict[str, list[str]]:
     """Human player id -> the seats they hold (a player may hold both seats of a game).
 
@@ -257,7 +277,7 @@ class ReadModels:
         found = [
             _decode(raw) for h in self._all(lambda k: k.lobby, "hgetall") for raw in h.values()
         ]
-        return sorted(found, key=lambda e: (e["created_at"], e["game"]))
+        return lobby_order(found)
 
     def games_of(self, player: str) -> list[dict[str, Any]]:
         """A player's games: theirs to play first, then waiting, then finished; the most
@@ -267,10 +287,7 @@ class ReadModels:
             for h in self._all(lambda k: k.player(player), "hgetall")
             for raw in h.values()
         ]
-        found.sort(key=lambda e: e["game"])
-        found.sort(key=lambda e: e["updated_at"], reverse=True)
-        found.sort(key=lambda e: _STATUS_ORDER[e["status"]])
-        return found
+        return player_order(found)
 
     def finished(self, limit: int = 50) -> list[dict[str, Any]]:
         """The most recently finished games, newest first."""

@@ -16,6 +16,7 @@ from flask import Flask
 from flask_smorest import Api
 
 from service import problems, security
+from service.queries import Queries
 from service.usecases import Bingfa
 
 DEFAULTS: dict[str, Any] = {
@@ -61,10 +62,12 @@ def register_write_path(app: Flask) -> None:
             connect(app.config["REDIS_URL"]), partitions=app.config["BINGFA_PARTITIONS"]
         )
     app.extensions["bingfa"] = Bingfa(store, on_appended=app.config.get("ON_APPENDED"))
+    app.extensions["queries"] = Queries(store)
 
 
 def register_api(app: Flask) -> None:
-    from service.api import games
+    from service.api import games, lobby
 
     api = Api(app)
     api.register_blueprint(games.blp)
+    api.register_blueprint(lobby.blp)

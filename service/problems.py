@@ -56,8 +56,10 @@ def register(app: Flask) -> None:
     def http_error(error: HTTPException):
         data = getattr(error, "data", None) or {}
         messages = data.get("messages")
-        if messages:  # marshmallow validation errors from webargs
-            fields = messages.get("json", messages)
+        if messages:  # marshmallow validation errors from webargs, by location
+            fields: dict[str, Any] = {}
+            for location, errors in messages.items():
+                fields.update(errors if isinstance(errors, dict) else {location: errors})
             return problem(
                 error.code or 400,
                 "invalid-request",

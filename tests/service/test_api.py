@@ -261,3 +261,21 @@ def test_writes_are_rate_limited():
     statuses = [client.post("/api/games", json={}).status_code for _ in range(4)]
     assert statuses == [201, 201, 201, 429]
     assert_problem(client.post("/api/games", json={}), 429, "slow down")
+
+
+def test_lists_show_the_lobby_my_games_and_finished_games(client):
+    waiting = new_game(client)
+    game_id, tokens = started(client)  # this browser holds both seats
+    lobby = client.get("/api/lobby").json["games"]
+    assert [g["game"] for g in lobby] == [waiting["game_id"]]
+    mine = client.get("/api/me/games").json["games"]
+    assert [(g["game"], g["seats"], g["status"]) for g in mine] == [
+        (game_id, ["blue", "red"], "your turn")
+    ]
+    client.post(f"/api/games/{game_id}/commands", json={"command": {"type": "resign"}},
+                headers=auth(tokens["red"]))  # fmt: skip
+    (done,) = client.get("/api/finished").json["games"]
+    assert (done["game"], done["winner"], done["reason"]) == (game_id, "blue", "forfeit")
+    other_browser = client.application.test_client()
+    assert other_browser.get("/api/me/games").json["games"] == []
+    assert_problem(client.get("/api/finished?limit=0"), 422, "limit")

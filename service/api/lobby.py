@@ -1,0 +1,46 @@
+"""Lists: open games, the caller's games (by the browser's player id), finished games."""
+
+from __future__ import annotations
+
+from flask import current_app
+from flask_smorest import Blueprint
+from marshmallow import Schema, fields, validate
+
+from service.api.games import player_id
+from service.queries import Queries
+
+blp = Blueprint("lists", __name__, url_prefix="/api", description="Lobby and game lists")
+
+
+class Listing(Schema):
+    games = fields.List(fields.Dict())
+
+
+class FinishedQuery(Schema):
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=500))
+
+
+def queries() -> Queries:
+    return current_app.extensions["queries"]
+
+
+@blp.route("/lobby")
+@blp.response(200, Listing)
+def lobby():
+    """Games waiting for a player, longest waiting first."""
+    return {"games": queries().lobby()}
+
+
+@blp.route("/me/games")
+@blp.response(200, Listing)
+def my_games():
+    """Every game this browser holds a seat in, with whose turn it is (yours first)."""
+    return {"games": queries().games_of(player_id())}
+
+
+@blp.route("/finished")
+@blp.arguments(FinishedQuery, location="query")
+@blp.response(200, Listing)
+def finished(query):
+    """The most recently finished games, for replay."""
+    return {"games": queries().finished(query["limit"])}

@@ -1,0 +1,48 @@
+"""Read-side queries (lobby, a player's games, finished games), Flask-free.
+
+With Redis they come from the read models the projector keeps (``events.readmodels``);
+with the in-memory store (tests, tools) they are computed from the streams on the spot,
+with the same pure function, so both answer alike.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from events.projector import load
+from events.readmodels import (
+    ReadModels,
+    entries_for,
+    finished_order,
+    lobby_order,
+    player_order,
+)
+from events.store import EventStore
+
+
+class Queries:
+    def __init__(self, store: EventStore, registry: Any = None) -> None:
+        self.store = store
+        self.registry = registry
+        redis = getattr(store, "redis", None)
+        self.models = ReadModels(redis, store.partitions) if redis is not None else None
+
+    def _entries(self):
+        for game_id in self.store.game_ids():
+            game = load(self.store, game_id, self.registry)
+            yield entries_for(game, game.meta.get("created_at", ""), game.meta.get("last_at", ""))
+
+    def lobby(self) -> list[dict[str, Any]]:
+        if self.models is not None:
+            return self.models.lobby()
+        return lobby_order([e.lobby for e in self._entries() if e.lobby])
+
+    def games_of(self, player: str) -> list[dict[str, Any]]:
+        if self.models is not None:
+            return self.models.games_of(player)
+        return player_order([e.players[player] for e in self._entries() if player in e.players])
+
+    def finished(self, limit: int = 50) -> list[dict[str, Any]]:
+        if self.models is not None:
+            return self.models.finished(limit)
+        return finished_order([e.finished for e in self._entries() if e.finished], limit)

@@ -1,0 +1,83 @@
+"""The Celery app: `celery -A workers.celery_app worker -Q ai,analysis`.
+
+`make_celery(config)` builds an app from a mapping (tests) or the environment
+(production). Nothing connects to a broker when the app is made, so the module-level `app`
+below only reads the environment. The tasks themselves live in `workers.tasks`.
+
+Environment variables:
+- `CELERY_BROKER_URL` is the broker. Without it, `REDIS_URL` is used (the event store's Redis),
+  and without that, a Redis on localhost. The broker may be a different Redis from the event
+  store. The event store's Redis runs with `noeviction`, and a broker should too.
+- `BINGFA_VISIBILITY_TIMEOUT` (seconds, default 60) controls redelivery. A message a worker
+  took but never acknowledged (for example because the worker was killed) goes back on the
+  queue once it is this old. It must be longer than any task runs (the AI's hard limit is
+  20 s). A task that runs longer is delivered twice, which is harmless here because tasks are
+  idempotent.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any
+
+from celery import Celery
+from kombu import Queue
+
+AI_QUEUE = "ai"
+ANALYSIS_QUEUE = "analysis"
+PLAY_AI_MOVE = "bingfa.play_ai_move"  # the task's stable name (messages carry it)
+
+DEFAULT_BROKER = "redis://127.0.0.1:6379/0"
+DEFAULT_VISIBILITY_TIMEOUT = 60
+AI_SOFT_TIME_LIMIT = 10  # seconds: SoftTimeLimitExceeded is raised in the task
+AI_TIME_LIMIT = 20  # seconds: the pool process is killed and replaced
+
+
+def settings(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The Celery settings taken from the environment."""
+    env = os.environ if environ is None else environ
+    broker = env.get("CELERY_BROKER_URL") or env.get("REDIS_URL") or DEFAULT_BROKER
+    visibility = float(env.get("BINGFA_VISIBILITY_TIMEOUT") or DEFAULT_VISIBILITY_TIMEOUT)
+    return {"broker_url": broker, "broker_transport_options": transport_options(visibility)}
+
+
+def transport_options(visibility_timeout: float) -> dict[str, Any]:
+    """Redis transport options. Abandoned messages are looked for often enough that one
+    is redelivered within about a visibility timeout and a quarter. Kombu's default sweep
+    runs every 100 s, too slow for the short timeouts the tests use."""
+    return {
+        "visibility_timeout": visibility_timeout,
+        "unacked_restore_interval": max(1, min(10, int(visibility_timeout / 4))),
+        "unacked_restore_throttle": 1,
+    }
+
+
+def make_celery(config: Mapping[str, Any] | None = None) -> Celery:
+    """A Celery app for Bingfa. Settings in `config` override the environment's."""
+    app = Celery("bingfa", include=["workers.tasks"])
+    app.conf.update(
+        task_ignore_result=True,  # no result backend: tasks report through the event stream
+        result_backend=None,
+        task_acks_late=True,  # acknowledge after the task ran, so a lost worker's task is redone
+        task_reject_on_worker_lost=True,
+        task_acks_on_failure_or_timeout=True,  # a task that fails is logged, not replayed forever
+        worker_prefetch_multiplier=1,
+        worker_cancel_long_running_tasks_on_connection_loss=True,
+        broker_connection_retry_on_startup=True,
+        task_serializer="json",
+        accept_content=["json"],
+        task_queues=(Queue(AI_QUEUE), Queue(ANALYSIS_QUEUE)),
+        task_default_queue=AI_QUEUE,
+        task_routes={PLAY_AI_MOVE: {"queue": AI_QUEUE}},
+        task_annotations={
+            PLAY_AI_MOVE: {"soft_time_limit": AI_SOFT_TIME_LIMIT, "time_limit": AI_TIME_LIMIT}
+        },
+    )
+    app.conf.update(settings())
+    if config:
+        app.conf.update(dict(config))
+    return app
+
+
+app = make_celery()

@@ -1,0 +1,50 @@
+"""Queueing the AI moves a game owes. This is the write path's `on_appended`, so it runs only
+after an append has succeeded.
+
+After every append, each AI seat that owes a decision gets a task for the version just
+written. A task queued for an older version finds the game has moved on and does nothing.
+The newest append has always queued a task for the current position, so an AI seat is never
+left waiting.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from events.projector import LoadedGame
+from workers.celery_app import AI_QUEUE, PLAY_AI_MOVE
+
+AI_PREFIX = "ai:"
+
+
+def ai_level(kind: str | None) -> str | None:
+    """The level of an `ai:<level>` seat, or None for any other seat (a human)."""
+    if isinstance(kind, str) and kind.startswith(AI_PREFIX):
+        return kind[len(AI_PREFIX) :]
+    return None
+
+
+def owed_ai_seats(game: LoadedGame) -> list[str]:
+    """The AI seats that owe a decision now, in the order the rules list them."""
+    seats = game.seats
+    return [seat for seat in game.pending if ai_level(seats.get(seat)) is not None]
+
+
+def enqueue_ai_moves(
+    game: LoadedGame, events: list[dict[str, Any]] | None = None, celery: Any = None
+) -> list[str]:
+    """Queue `play_ai_move(game_id, version, seat)` on the `ai` queue for each AI seat that
+    owes a move. `game` is the position after the append. Returns the seats queued.
+
+    `celery` is the app to send through. It defaults to `workers.celery_app.app`, which is
+    configured from the environment. The message is sent by task name, so the caller does
+    not depend on which Celery app is current in its thread.
+    """
+    seats = owed_ai_seats(game)
+    if not seats:
+        return []
+    if celery is None:
+        from workers.celery_app import app as celery
+    for seat in seats:
+        celery.send_task(PLAY_AI_MOVE, args=(game.game_id, game.version, seat), queue=AI_QUEUE)
+    return seats

@@ -1,0 +1,83 @@
+"""Thin Celery tasks: ids come in, the work is done by plain functions. A task can be
+delivered twice, so each one is idempotent.
+
+`play_ai_move(game_id, expected_version, seat)` works like this:
+1. Load the game. If it has moved past `expected_version`, or the seat owes nothing,
+   return "already moved".
+2. Choose the command with `workers.ai.choose_command`, using a random stream derived from
+   (game, version, seat, secret seed). A redelivered task therefore chooses the same command.
+3. Submit it through the ordinary write path, with that expected version and an idempotency
+   key. A conflict means someone else moved first, which is not a failure.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+
+from celery import shared_task
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from events.projector import load
+from events.store import ConcurrencyError, UnknownGame
+from service.usecases import Bingfa
+from workers import ai, bootstrap
+from workers.celery_app import PLAY_AI_MOVE
+from workers.dispatch import ai_level
+
+log = logging.getLogger(__name__)
+
+ALREADY_MOVED = "already moved"
+# Test-only: seconds to wait before deciding, so a test can kill a worker mid-task.
+TEST_DELAY_ENV = "BINGFA_AI_TEST_DELAY"
+
+
+@shared_task(
+    name=PLAY_AI_MOVE,
+    bind=True,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    ignore_result=True,
+    autoretry_for=(RedisConnectionError, RedisTimeoutError),
+    retry_backoff=True,
+    max_retries=5,
+)
+def play_ai_move(self, game_id: str, expected_version: int, seat: str) -> str:
+    delay = float(os.environ.get(TEST_DELAY_ENV) or 0)
+    if delay:
+        log.warning("%s: waiting %s s before the AI move (tests only)", TEST_DELAY_ENV, delay)
+        time.sleep(delay)
+    return take_ai_turn(bootstrap.bingfa(self.app), game_id, expected_version, seat)
+
+
+def take_ai_turn(bingfa: Bingfa, game_id: str, expected_version: int, seat: str) -> str:
+    """Play the AI seat's move at `expected_version` once. Returns a short status."""
+    try:
+        game = load(bingfa.store, game_id, bingfa.registry)
+    except UnknownGame:
+        log.warning("AI move for %s: there is no such game", game_id)
+        return "no such game"
+    level = ai_level(game.seats.get(seat))
+    if level is None:
+        return f"{seat} is not an AI seat"
+    if game.version != expected_version or seat not in game.pending:
+        return ALREADY_MOVED
+    rng = ai.move_rng(game_id, expected_version, seat, bingfa.store.get_secret(game_id))
+    command = ai.choose_command(game.rules, game.state, seat, level, rng)
+    if command is None:
+        return ALREADY_MOVED
+    try:
+        done = bingfa.submit(
+            game_id,
+            seat,
+            command,
+            idempotency_key=f"ai:{game_id}:{expected_version}:{seat}",
+            expected_version=expected_version,
+        )
+    except ConcurrencyError:
+        return ALREADY_MOVED
+    if done.duplicate:
+        return ALREADY_MOVED
+    return f"{seat} played {command.get('type')} at version {expected_version}"

@@ -16,6 +16,7 @@ from flask import Flask
 from flask_smorest import Api
 
 from service import problems, security
+from service.pages import register_pages
 from service.queries import Queries
 from service.usecases import Bingfa
 
@@ -40,6 +41,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     register_api(app)
     problems.register(app)
     security.register(app)
+    register_pages(app)
     return app
 
 
@@ -61,8 +63,27 @@ def register_write_path(app: Flask) -> None:
         store = RedisEventStore(
             connect(app.config["REDIS_URL"]), partitions=app.config["BINGFA_PARTITIONS"]
         )
-    app.extensions["bingfa"] = Bingfa(store, on_appended=app.config.get("ON_APPENDED"))
+    from workers.ai import LEVELS
+
+    on_appended = app.config.get("ON_APPENDED")
+    if on_appended is None and app.config.get("STORE") is None:
+        on_appended = queue_ai_moves(app)
+    app.extensions["bingfa"] = Bingfa(store, on_appended=on_appended, ai_levels=set(LEVELS))
     app.extensions["queries"] = Queries(store)
+
+
+def queue_ai_moves(app: Flask):
+    """After an append, queue the moves AI seats owe (Celery). A broker that is down must
+    not turn a stored move into an error: it is logged, and the AI moves when asked again."""
+    from workers.dispatch import enqueue_ai_moves
+
+    def follow_up(game, events):
+        try:
+            enqueue_ai_moves(game, events)
+        except Exception:  # the move is stored; only the AI's turn is late
+            app.logger.exception("could not queue the AI's move in game %s", game.game_id)
+
+    return follow_up
 
 
 def register_api(app: Flask) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets as _secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -48,6 +48,7 @@ class Bingfa:
     registry: Mapping[str, Any] = field(default_factory=lambda: dict(games.REGISTRY))
     token: Callable[[int], str] = _secrets.token_hex  # CSPRNG for seeds and game ids
     on_appended: Callable[[LoadedGame, list[dict[str, Any]]], None] | None = None
+    ai_levels: Collection[str] | None = None  # None: any ai:<level> is accepted
 
     # -- create ------------------------------------------------------------------------
     def create_game(
@@ -70,6 +71,10 @@ class Bingfa:
         for seat, kind in seats.items():
             if kind != "human" and not (isinstance(kind, str) and kind.startswith("ai:")):
                 raise RulesError(f"seat {seat} is for a human or an ai:<level>, not {kind!r}")
+            level = kind[3:] if kind != "human" else None
+            if level is not None and self.ai_levels is not None and level not in self.ai_levels:
+                known = ", ".join(sorted(self.ai_levels))
+                raise RulesError(f"there is no AI level {level!r}; the levels are: {known}")
         game_id = self.token(9)
         seed = self.token(32)
         self.store.put_secret(game_id, json.dumps({"seed": seed, "nonces": {}}))

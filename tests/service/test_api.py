@@ -279,3 +279,8 @@ def test_lists_show_the_lobby_my_games_and_finished_games(client):
     other_browser = client.application.test_client()
     assert other_browser.get("/api/me/games").json["games"] == []
     assert_problem(client.get("/api/finished?limit=0"), 422, "limit")
+
+
+def test_an_unknown_ai_level_is_refused(client):
+    response = client.post("/api/games", json={"seats": {"blue": "human", "red": "ai:genius"}})
+    assert_problem(response, 422, "no AI level 'genius'; the levels are: random")

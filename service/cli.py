@@ -3,6 +3,7 @@
     bingfa selfplay [--game sun-tzu] [-n 1000] [--seed 1] [--variant standard] [--events]
                     [--blue random] [--red random]
     bingfa rebuild [--partitions 16]     (REDIS_URL: the event store's Redis)
+    bingfa up [--data ./data] [--port 8000]   (every Procfile process; Ctrl-C stops them)
 
 A policy is a name from ``games.playout.POLICIES`` or ``module:function`` with the
 signature ``(rules, state, seat, rng) -> command``.
@@ -14,10 +15,20 @@ import argparse
 import importlib
 import os
 import random
+import secrets
+import signal
+import socket
 import sys
+import threading
+import time
+import urllib.error
+import urllib.request
 from collections import Counter
+from pathlib import Path
+from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
@@ -119,6 +130,276 @@ def rebuild(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+# -- bingfa up: every Procfile process, on the embedded Redis unless REDIS_URL is set ------
+
+ROOT = Path(__file__).resolve().parent.parent  # the checkout (the project is installed -e)
+WILDCARD_HOSTS = {"0.0.0.0", "::", ""}
+# How a process may end when it was asked to stop: on its own (0), or by the SIGTERM
+# honcho sent its process group (as the signal itself, or as a shell reports it).
+STOPPED_CLEANLY = {0, -signal.SIGTERM, 128 + signal.SIGTERM}
+
+
+def load_secret_key(data: Path) -> str:
+    """The SECRET_KEY kept in ``<data>/secret_key`` (mode 600): made once, then reused, so
+    signed cookies survive a restart."""
+    path = data / "secret_key"
+    if path.exists():
+        path.chmod(0o600)
+        key = path.read_text().strip()
+        if key:
+            return key
+    key = secrets.token_hex(32)
+    partial = path.with_name(".secret_key.partial")
+    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as out:
+        out.write(key + "\n")
+        out.flush()
+        os.fsync(out.fileno())
+    partial.chmod(0o600)
+    partial.replace(path)
+    return key
+
+
+def lock_data(data: Path) -> int | None:
+    """Hold ``<data>/.lock`` for the life of this process (two servers on one AOF folder
+    would corrupt it); None if another ``bingfa up`` holds it."""
+    import fcntl
+
+    fd = os.open(data / ".lock", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
+
+
+def port_is_free(host: str, port: int) -> bool:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gunicorn binds
+        try:
+            s.bind((host, port))
+        except OSError:
+            return False
+    return True
+
+
+def start_bundled_redis(folder: Path, started: list[Any]) -> None:
+    """Start the bundled redis-server with AOF in ``folder`` on a free port and append it to
+    ``started``. SIGINT is blocked meanwhile, and a child keeps its parent's signal mask, so
+    the Ctrl-C the terminal sends to the whole foreground group does not reach this Redis:
+    it is stopped last, with SIGTERM, after everything that uses it."""
+    from events.embedded import start_redis
+
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        started.append(start_redis(folder))
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def gunicorn_args(env: dict[str, str]) -> str:
+    """GUNICORN_CMD_ARGS for the web process: newer gunicorns open a control socket at one
+    fixed path in the home folder, which a second server on this machine would take over;
+    nothing here uses it, so it is turned off where the setting exists."""
+    given = env.get("GUNICORN_CMD_ARGS", "")
+    try:
+        from gunicorn.config import KNOWN_SETTINGS
+    except ImportError:
+        return given
+    if "control_socket_disable" not in {setting.name for setting in KNOWN_SETTINGS}:
+        return given
+    return f"{given} --no-control-socket".strip()
+
+
+def redis_where(url: str) -> str:
+    """host:port/db of a Redis URL, never its password."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    return f"{parts.hostname}:{parts.port or 6379}{parts.path or ''}"
+
+
+def watch_web(url: str, done: threading.Event, console: Console, patience: float = 60) -> None:
+    """Print the URL to open as soon as the web process answers (any HTTP response)."""
+    probe = url + "api/openapi.json"
+    started = time.monotonic()
+    warned = False
+    while not done.is_set():
+        try:
+            with urllib.request.urlopen(probe, timeout=2):
+                pass
+        except urllib.error.HTTPError:
+            pass  # it answered, even if not with 200
+        except (OSError, ValueError):
+            if not warned and time.monotonic() - started > patience:
+                console.print(
+                    f"[yellow]the web process has not answered at {url} after {patience:.0f} s;"
+                    " see its log above[/yellow]",
+                    soft_wrap=True,
+                )
+                warned = True
+            done.wait(0.25)
+            continue
+        if not done.is_set():
+            console.print(
+                f"[bold green]Bingfa is running: open {url}[/bold green]  (Ctrl-C stops it)",
+                soft_wrap=True,
+            )
+        return
+
+
+def make_manager(on_started: Any, stop_asked: list[str]) -> Any:
+    """A honcho Manager that also remembers how the stop came about, calls ``on_started``
+    once every process is launched, stops at once if ``stop_asked`` (a signal came before
+    honcho took the signals over), and puts off a stop asked for before every process has
+    reported its pid (honcho could not signal those yet) until they all have."""
+    from honcho.manager import Manager
+
+    class UpManager(Manager):
+        def __init__(self) -> None:
+            super().__init__()
+            self.first_stopped: list[str] | None = None  # stopped before we stopped them
+            self.killed = False
+            self._deferred = False
+
+        def _start(self) -> None:
+            super()._start()
+            on_started()
+            if stop_asked:
+                self.terminate()
+
+        def _all_started(self) -> bool:
+            started = super()._all_started()
+            if started and self._deferred:
+                self._deferred = False
+                self.terminate()
+            return started
+
+        def terminate(self) -> None:
+            if not super()._all_started():
+                self._deferred = True
+                return
+            if self.first_stopped is None:
+                self.first_stopped = [
+                    name for name, p in self._processes.items() if "returncode" in p
+                ]
+            super().terminate()
+
+        def kill(self) -> None:
+            self.killed = True
+            super().kill()
+
+        def returncodes(self) -> dict[str, int | None]:
+            return {name: p.get("returncode") for name, p in self._processes.items()}
+
+    return UpManager()
+
+
+def up(args: argparse.Namespace, console: Console) -> int:
+    """Run every Procfile process with honcho; the bundled Redis when REDIS_URL is unset.
+    SIGINT or SIGTERM stops the processes, then the bundled Redis; 0 if all stopped cleanly.
+    """
+    from honcho.environ import parse_procfile
+
+    procfile = Path(args.procfile).resolve()
+    if not procfile.is_file():
+        console.print(f"[red]no Procfile at {escape(str(procfile))}[/red]")
+        return 2
+    processes = parse_procfile(procfile.read_text()).processes
+    host = os.environ.get("BINGFA_HOST") or "127.0.0.1"
+    if not port_is_free(host, args.port):
+        console.print(
+            f"[red]port {args.port} is in use on {host}: choose another with --port[/red]"
+        )
+        return 1
+    data = Path(args.data).resolve()
+    data.mkdir(parents=True, exist_ok=True)
+    lock = lock_data(data)
+    if lock is None:
+        console.print(f"[red]another `bingfa up` is running on {escape(str(data))}[/red]")
+        return 1
+
+    stop_asked: list[str] = []  # signals that came before honcho's handlers were in place
+
+    def note_stop(signum: int, _frame: Any) -> None:
+        stop_asked.append(signal.Signals(signum).name)
+
+    handlers = {s: signal.signal(s, note_stop) for s in (signal.SIGINT, signal.SIGTERM)}
+    redis: list[Any] = []
+    done = threading.Event()
+    try:
+        env = dict(os.environ)
+        if env.get("REDIS_URL"):
+            where = redis_where(env["REDIS_URL"])
+            console.print(f"Redis: REDIS_URL from the environment ({where})", soft_wrap=True)
+        else:
+            try:
+                start_bundled_redis(data / "redis", redis)
+            except RuntimeError as error:  # it exited at start or did not answer
+                console.print(f"[red]cannot start the bundled Redis: {escape(str(error))}[/red]")
+                return 1
+            env["REDIS_URL"] = redis[0].url
+            env.setdefault("CELERY_BROKER_URL", redis[0].url.rsplit("/", 1)[0] + "/1")
+            console.print(
+                f"Redis: bundled redis-server at {redis[0].url} (Celery broker: db 1), "
+                f"AOF in {escape(str(redis[0].data_dir))}",
+                soft_wrap=True,
+            )
+        if not env.get("SECRET_KEY"):
+            env["SECRET_KEY"] = load_secret_key(data)
+        bin_dir = str(Path(sys.executable).parent)  # gunicorn, celery, python of this venv
+        env["PATH"] = os.pathsep.join([bin_dir, env.get("PATH", "")])
+        env.update(
+            PORT=str(args.port),
+            BINGFA_HOST=host,
+            BINGFA_DATA=str(data),
+            PYTHONUNBUFFERED="1",
+            GUNICORN_CMD_ARGS=gunicorn_args(env),
+        )
+        url = f"http://{'127.0.0.1' if host in WILDCARD_HOSTS else host}:{args.port}/"
+        if ":" in host and host not in WILDCARD_HOSTS:
+            url = f"http://[{host}]:{args.port}/"
+        watcher = threading.Thread(target=watch_web, args=(url, done, console), daemon=True)
+        manager = make_manager(watcher.start, stop_asked)
+        for name, command in processes.items():
+            process_env = {**env, "HONCHO_PROCESS_NAME": name}
+            manager.add_process(name, command, env=process_env, cwd=str(procfile.parent))
+        console.print(
+            f"starting {', '.join(processes)} from {escape(str(procfile))}", soft_wrap=True
+        )
+        manager.loop()  # returns once every process has stopped
+    finally:
+        done.set()
+        for server in redis:
+            server.stop(timeout=30)
+            console.print(f"Redis stopped (exit code {server.process.returncode})")
+        for signum, handler in handlers.items():
+            signal.signal(signum, handler)
+        os.close(lock)
+    return up_outcome(manager, [server.process.returncode for server in redis], console)
+
+
+def up_outcome(manager: Any, redis_codes: list[int | None], console: Console) -> int:
+    """0 if the stop was asked for and every process (and the bundled Redis) ended cleanly."""
+    codes = manager.returncodes()
+    if manager.first_stopped:  # something ended by itself: that is what stopped the rest
+        for name in manager.first_stopped:
+            console.print(f"[red]{name} stopped by itself (exit code {codes[name]})[/red]")
+        return 1
+    unclean = {n: rc for n, rc in codes.items() if rc not in STOPPED_CLEANLY}
+    for rc in redis_codes:
+        if rc != 0:
+            unclean["redis-server"] = rc
+    if manager.killed or unclean:
+        detail = ", ".join(f"{n} exit code {rc}" for n, rc in unclean.items())
+        console.print(f"[red]not a clean stop: {detail or 'a process had to be killed'}[/red]")
+        return 1
+    console.print("[green]everything stopped cleanly[/green]")
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="bingfa", description="Bingfa command line")
     sub = top.add_subparsers(dest="command", required=True)
@@ -134,6 +415,10 @@ def parser() -> argparse.ArgumentParser:
     rb.add_argument(
         "--partitions", type=int, help="partitions of the event store (BINGFA_PARTITIONS, 16)"
     )
+    upp = sub.add_parser("up", help="run the whole service (every Procfile process)")
+    upp.add_argument("--data", default="./data", help="data folder (Redis AOF, secret key)")
+    upp.add_argument("--port", type=int, default=8000, help="the web port (8000)")
+    upp.add_argument("--procfile", default=str(ROOT / "Procfile"), help=argparse.SUPPRESS)
     return top
 
 
@@ -144,6 +429,8 @@ def main(argv: list[str] | None = None) -> int:
         return selfplay(args, console)
     if args.command == "rebuild":
         return rebuild(args, console)
+    if args.command == "up":
+        return up(args, console)
     return 2
 
 

@@ -87,8 +87,10 @@ def queue_ai_moves(app: Flask):
 
 
 def register_api(app: Flask) -> None:
-    from service.api import games, lobby
+    from service.api import docs, games, lobby
 
     api = Api(app)
     api.register_blueprint(games.blp)
     api.register_blueprint(lobby.blp)
+    app.extensions["api"] = api
+    app.register_blueprint(docs.bp)

@@ -206,7 +206,7 @@ def test_no_response_of_a_whole_game_shows_a_seat_what_it_may_not_see(client, ap
     game_id, tokens = started(client, {"events": True})
     bingfa = app.extensions["bingfa"]
     rng = random.Random(5)
-    for _ in range(600):
+    for step in range(600):
         game = bingfa.load(game_id)
         if not game.pending:
             break
@@ -218,6 +218,12 @@ def test_no_response_of_a_whole_game_shows_a_seat_what_it_may_not_see(client, ap
                     assert view["players"][seat]["hand"] is None
                     assert view["players"][seat]["warlords"] is None
             shown = client.get(f"/api/games/{game_id}/events", headers=headers).json["events"]
+            if step % 8 == 0:  # and what the live stream sends, now and then (it is slower)
+                sse = client.get(f"/api/games/{game_id}/stream", headers=headers)
+                streamed = [json.loads(line[6:]) for line in sse.get_data(as_text=True).splitlines()
+                            if line.startswith("data: ")]  # fmt: skip
+                assert [e["seq"] for e in streamed] == [e["seq"] for e in shown]
+                assert streamed == shown
             for env in shown:
                 if env["visible_to"] not in ("all", who):
                     assert env.get("redacted") and "salt" not in env
@@ -284,3 +290,13 @@ def test_lists_show_the_lobby_my_games_and_finished_games(client):
 def test_an_unknown_ai_level_is_refused(client):
     response = client.post("/api/games", json={"seats": {"blue": "human", "red": "ai:genius"}})
     assert_problem(response, 422, "no AI level 'genius'; the levels are: random")
+
+
+def test_the_api_docs_page_lists_every_operation(client):
+    page = client.get("/api/docs")
+    assert page.status_code == 200 and page.mimetype == "text/html"
+    text = page.get_data(as_text=True)
+    for operation in ("POST /api/games", "GET /api/games/{game_id}",
+                      "POST /api/games/{game_id}/commands", "GET /api/me/games"):  # fmt: skip
+        assert operation in text
+    assert "Authorization: Bearer" in text

@@ -1,0 +1,39 @@
+"""Pages for people: the home page (new game) and the game page (seat or spectator).
+
+The pages are shells: the board is drawn in the browser from the JSON API, so a page
+holds no more than the API gives its caller. A seat's token travels in the URL fragment
+(never sent to the server), and the page's script moves it into ``localStorage``.
+Security headers (a Content-Security-Policy without inline scripts or styles) come from
+``service.security`` for every response.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, Flask, current_app, render_template
+
+from service.usecases import NotFound
+
+bp = Blueprint("pages", __name__, template_folder="templates")
+
+
+@bp.route("/")
+def home():
+    return render_template("home.html")
+
+
+@bp.route("/g/<game_id>")
+@bp.route("/g/<game_id>/<seat>")
+def game(game_id: str, seat: str | None = None):
+    try:
+        loaded = current_app.extensions["bingfa"].load(game_id)
+    except NotFound:
+        return render_template("missing.html", what=f"There is no game {game_id}."), 404
+    if seat is not None and seat not in loaded.seats:
+        seats = " and ".join(loaded.seats)
+        what = f"This game has no seat called {seat}; its seats are {seats}."
+        return render_template("missing.html", what=what), 404
+    return render_template("game.html", game_id=game_id, seat=seat or "")
+
+
+def register_pages(app: Flask) -> None:
+    app.register_blueprint(bp)

@@ -1,0 +1,212 @@
+// The game page: the seat's token, taking the seat, the view, live updates, commands.
+import { ApiError, api, cap, clear, copyText, el, getInvite, getToken, newKey, other, setInvite, setToken } from "./api.js";
+import { cardNode, renderEventCard, renderOutcome, renderPlayers, renderProvinces, renderStatus, renderTrack } from "./board.js";
+import { handNodes, placementKey, renderDecision, renderReinforce, slotFor, turnText } from "./decisions.js";
+import { describe } from "./log.js";
+
+const root = document.getElementById("game");
+const gameId = root.dataset.game;
+const seatOfPage = root.dataset.seat || null;
+const $ = (id) => document.getElementById(id);
+const base = `/api/games/${encodeURIComponent(gameId)}`;
+const ui = {};
+let me = null; // the seat this browser plays here (null: watching)
+let token = null;
+let game = null;
+let lastSeq = 0;
+let source = null;
+let refreshing = false;
+let again = false;
+let sending = false;
+
+function showError(message) {
+  $("error").textContent = message || "";
+  $("error").hidden = !message;
+}
+
+// The token arrives in the fragment (#token=…), which never reaches the server; keep it in
+// localStorage and take it out of the address bar, so it is not shared by accident.
+function takeToken() {
+  const found = /(?:^#|&)token=([^&]+)/.exec(location.hash);
+  if (found && seatOfPage) setToken(gameId, seatOfPage, decodeURIComponent(found[1]));
+  if (location.hash) history.replaceState(null, "", location.pathname + location.search);
+  token = seatOfPage ? getToken(gameId, seatOfPage) : null;
+  me = token ? seatOfPage : null;
+  if (seatOfPage && !token) {
+    showError(`This page is for the ${seatOfPage} seat, but this browser has no link for it. Open the invite link you were given; meanwhile you are watching.`);
+  }
+}
+
+async function takeSeat() {
+  try {
+    game = await api(base, { token });
+  } catch (e) {
+    if (e.status !== 401) throw e;
+    showError(`${e.message} You are watching instead.`);
+    token = null;
+    me = null;
+    return;
+  }
+  if (me && !game.seats[me]?.joined) {
+    const nonce = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+    await api(`${base}/join`, { method: "POST", token, body: { nonce } });
+  }
+}
+
+async function refresh() {
+  if (refreshing) { again = true; return; }
+  refreshing = true;
+  try {
+    do {
+      again = false;
+      game = await api(base, { token });
+      await loadEvents();
+      render();
+      if (lastSeq > game.version) again = true; // moved on between the two requests
+    } while (again);
+  } catch (e) {
+    if (e instanceof ApiError) showError(e.message);
+    else {
+      showError("Something went wrong while showing the game; reloading the page may help.");
+      setTimeout(() => { throw e; }); // reported as a script error, not swallowed
+    }
+  } finally {
+    refreshing = false;
+  }
+}
+
+async function loadEvents() {
+  const { events } = await api(`${base}/events?after=${lastSeq}`, { token });
+  const log = $("log");
+  for (const event of events) {
+    lastSeq = Math.max(lastSeq, event.seq);
+    const line = describe(event, me);
+    if (line) log.prepend(el("li", { "data-seq": event.seq, "data-type": event.type }, line));
+  }
+}
+
+function listen() {
+  if (source || game?.outcome) return;
+  source = new EventSource(`${base}/stream?after=${lastSeq}`);
+  source.addEventListener("game", () => setTimeout(refresh, 30));
+}
+
+function myTurn() {
+  return !!(me && game && !game.outcome && game.pending[me]);
+}
+
+function placing() {
+  return myTurn() && game.view?.decision?.kind === "place";
+}
+
+const ctx = () => ({ view: game.view, me, ui, send, say: showError, rerender: render });
+
+async function send(command) {
+  if (sending) return;
+  sending = true;
+  root.setAttribute("aria-busy", "true");
+  showError("");
+  try {
+    await api(`${base}/commands`, { method: "POST", token, body: { command }, headers: { "Idempotency-Key": newKey() } });
+  } catch (e) {
+    showError(e.message);
+  } finally {
+    sending = false;
+    root.removeAttribute("aria-busy");
+  }
+  await refresh();
+  root.dataset.sent = Number(root.dataset.sent || 0) + 1; // each answer's round trip is done
+}
+
+function renderInvite() {
+  const box = $("invite-box");
+  const them = me && other(me);
+  const link = them && getInvite(gameId, them);
+  if (link && game.seats[them]?.joined) setInvite(gameId, them, null);
+  box.hidden = !(link && !game.seats[them]?.joined);
+  if (box.hidden) return;
+  $("invite-box-seat").textContent = cap(them);
+  $("invite-box-link").value = link;
+}
+
+function renderHand(view) {
+  const panel = $("hand-panel");
+  panel.hidden = !(me && view && view.players[me].hand);
+  if (panel.hidden) return;
+  clear($("hand"), handNodes(ctx(), placing()));
+}
+
+// Each part of the page is redrawn only when what it shows has changed, so a live update
+// that does not concern a part leaves it (and a click or the focus on it) alone.
+const drawn = {};
+function part(name, inputs, draw) {
+  const signature = JSON.stringify(inputs);
+  if (drawn[name] === signature) return;
+  drawn[name] = signature;
+  draw();
+}
+
+function render(focusKey) {
+  const focused = document.activeElement?.dataset?.focus;
+  const view = game.view;
+  root.dataset.version = game.version;
+  root.dataset.round = view ? view.round : 0;
+  root.dataset.over = game.outcome ? "yes" : "no";
+  root.classList.toggle("placing", placing());
+  const turn = myTurn();
+  const mine = placing() ? ui : null; // the choices being made are part of what is shown
+  $("banner").textContent = turnText(game, me);
+  $("banner").classList.toggle("turn", turn);
+  document.title = `${turn ? "● Your turn — " : ""}Sun Tzu ${gameId} — Bingfa`;
+  part("outcome", [game.outcome], () => renderOutcome($("outcome"), game.outcome, me));
+  renderInvite();
+  part("status", [view?.round, view?.privilege, view?.variant, game.seats], () => renderStatus($("status"), game, me));
+  for (const id of ["board", "players"]) $(id).hidden = !view;
+  if (view) {
+    part("track", [view.score], () => renderTrack($("track"), $("track-text"), view.score));
+    part("event", [view.event_card, view.events_left], () => renderEventCard($("event-card"), view));
+    part("board", [view.provinces, view.current, mine, view.players[me]?.hand],
+      () => renderProvinces($("board"), view, placing() ? slotFor(ctx()) : null));
+    part("players", [view.players, game.seats], () => { renderPlayers($("players"), game, me); showFinalHands(view); });
+  }
+  part("hand", [view?.players[me]?.hand, mine], () => renderHand(view));
+  part("decision", [view?.decision, game.pending[me], ui], () => renderDecision($("decision"), ctx()));
+  $("more").hidden = !(me && view && !game.outcome);
+  if (!$("more").hidden) part("reinforce", [view.players[me]], () => renderReinforce($("reinforce-box"), ctx()));
+  if (game.outcome && source) { source.close(); source = null; }
+  const lost = !document.activeElement || document.activeElement === document.body;
+  const focus = focusKey ?? (lost ? focused : null);
+  if (focus) document.querySelector(`[data-focus="${CSS.escape(focus)}"]`)?.focus();
+}
+
+// Once the game is over the API shows every hand; show them too.
+function showFinalHands(view) {
+  for (const seat of ["blue", "red"]) {
+    const hand = view.players[seat].hand;
+    if (!hand || seat === me) continue;
+    const panel = document.querySelector(`.player[data-seat="${seat}"]`);
+    panel?.append(el("p", { class: "final-hand" }, el("span", { class: "muted" }, "Hand at the end: "), hand.map((c) => cardNode(c, seat, "mini"))));
+  }
+}
+
+document.addEventListener("keydown", (event) => {
+  if (placing() && placementKey(ctx(), event)) event.preventDefault();
+});
+$("resign").addEventListener("click", () => {
+  if (window.confirm("Resign this game? Your opponent wins.")) send({ type: "resign" });
+});
+$("invite-box-copy").addEventListener("click", () => copyText($("invite-box-link"), $("invite-box-status")));
+document.addEventListener("visibilitychange", () => { if (!document.hidden) refresh(); });
+
+async function start() {
+  takeToken();
+  try {
+    await takeSeat();
+  } catch (e) {
+    showError(e.message);
+  }
+  await refresh();
+  listen();
+}
+
+start();

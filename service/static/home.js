@@ -1,0 +1,93 @@
+// The home page: create a game through the API, keep the seat token, go to the game.
+import { api, cap, clear, copyText, el, getToken, other, setInvite, setToken } from "./api.js";
+
+const form = document.getElementById("new-game");
+const error = document.getElementById("home-error");
+const invite = document.getElementById("invite");
+
+function mode() {
+  return form.querySelector("input[name=mode]:checked").value;
+}
+
+function showMode() {
+  const m = mode();
+  document.getElementById("level").disabled = m === "friend";
+  document.getElementById("colour").disabled = m === "watch";
+}
+
+function showError(message) {
+  error.textContent = message;
+  error.hidden = !message;
+}
+
+async function create(event) {
+  event.preventDefault();
+  showError("");
+  const m = mode();
+  const me = document.getElementById("colour").value;
+  const ai = `ai:${document.getElementById("level").value}`;
+  const seats = m === "watch" ? { blue: ai, red: ai } : { [me]: "human", [other(me)]: m === "ai" ? ai : "human" };
+  const body = {
+    game: "sun-tzu",
+    options: { variant: document.getElementById("variant").value, events: document.getElementById("events").checked },
+    seats,
+  };
+  const button = document.getElementById("create");
+  button.disabled = true;
+  try {
+    const created = await api("/api/games", { method: "POST", body });
+    const id = created.game_id;
+    for (const [seat, link] of Object.entries(created.seats)) {
+      if (link.token && seat === me) setToken(id, seat, link.token);
+    }
+    if (m === "watch") {
+      location.assign(`/g/${encodeURIComponent(id)}`);
+    } else if (m === "ai") {
+      location.assign(`/g/${encodeURIComponent(id)}/${me}`);
+    } else {
+      const theirs = created.seats[other(me)];
+      const link = new URL(theirs.invite, location.origin).href;
+      setInvite(id, other(me), link); // shown on the game page until they join
+      document.getElementById("invite-link").value = link;
+      document.getElementById("invite-seat").textContent = cap(other(me));
+      document.getElementById("go-to-game").href = `/g/${encodeURIComponent(id)}/${me}`;
+      invite.hidden = false;
+      form.hidden = true;
+      document.getElementById("invite-link").focus();
+    }
+  } catch (e) {
+    showError(e.message);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+const STATUS = { your_turn: "your turn", waiting: "waiting", finished: "finished" };
+
+async function myGames() {
+  const list = document.getElementById("my-games");
+  let games;
+  try {
+    games = (await api("/api/me/games")).games || [];
+  } catch {
+    return; // the list is a convenience; the form still works
+  }
+  const items = [];
+  for (const g of games) {
+    for (const seat of g.seats || []) {
+      if (!getToken(g.game, seat)) continue; // a seat this browser cannot act for
+      const href = `/g/${encodeURIComponent(g.game)}/${encodeURIComponent(seat)}`;
+      const state = STATUS[g.status] || g.status;
+      items.push(el("li", { class: g.status === "your_turn" ? "turn" : "" },
+        el("a", { href }, `Game ${g.game}`), ` — ${cap(seat)}, ${state}`));
+    }
+  }
+  if (items.length) clear(list, items);
+}
+
+form.addEventListener("submit", create);
+form.addEventListener("change", showMode);
+document.getElementById("copy-invite").addEventListener("click", () =>
+  copyText(document.getElementById("invite-link"), document.getElementById("copy-status")));
+showMode();
+myGames();

@@ -17,7 +17,7 @@ WARLORD_NAMES = {
 }  # fmt: skip
 
 
-def until(check: Callable[[], object], seconds: float = 10, what: str = "the condition"):
+def until(check: Callable[[], object], seconds: float = 20, what: str = "the condition"):
     """Poll ``check`` until it returns something true; fail with ``what`` at the deadline."""
     deadline = time.monotonic() + seconds
     while True:
@@ -56,7 +56,7 @@ def error(page) -> str:
     return box.inner_text() if box.is_visible() else ""
 
 
-def my_turn_or_over(page, seconds: float = 15) -> str:
+def my_turn_or_over(page, seconds: float = 20) -> str:
     """Wait until the page asks for a decision or shows the end; the decision's kind."""
     until(lambda: kind(page) or over(page), seconds, "a decision or the end of the game")
     return "" if over(page) else kind(page)
@@ -136,7 +136,7 @@ def place_without_six(page, rng) -> None:
         page.click(f"[data-slot='{PROVINCES[slot]}']")
 
 
-def wait_moved(page, before: int, seconds: float = 10) -> str:
+def wait_moved(page, before: int, seconds: float = 20) -> str:
     """'moved' once the page has shown the answer taken, 'error' if it shows a refusal."""
     until(lambda: sent(page) > before, seconds, "the page to show the answer's result")
     return "error" if error(page) else "moved"

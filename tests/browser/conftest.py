@@ -135,7 +135,7 @@ def new_context(browser):
 
     def make(**options):
         context = browser.new_context(**options)
-        context.set_default_timeout(10_000)
+        context.set_default_timeout(20_000)  # generous: CI machines are often busy
         made.append(context)
         return context
 

@@ -93,7 +93,7 @@ def caught_up(server, game_id, *pages) -> None:
     """Wait until the pages show the server's latest version, as a person would look at
     the page before acting on it."""
     store = server.bingfa.store
-    until(lambda: all(version(p) == store.version(game_id) for p in pages), 10,
+    until(lambda: all(version(p) == store.version(game_id) for p in pages), 20,
           "the pages to show the latest position")  # fmt: skip
 
 
@@ -109,7 +109,7 @@ def stable_state(server, game_id, *pages):
         return None
 
     try:
-        return until(settled, 10, "the pages to catch up with the server").state
+        return until(settled, 20, "the pages to catch up with the server").state
     except AssertionError as exc:
         shown = [(version(p), error(p), p.url) for p in pages]
         raise AssertionError(f"{exc}: server at {store.version(game_id)}, pages {shown}") from None
@@ -155,7 +155,7 @@ def test_a_whole_game_against_the_computer(server, watch, shot):
     assert head == expected[outcome["winner"]]
     assert not page.title().startswith("●")
 
-    until(lambda: any(t.startswith("Game over") for t in log_lines(page)), 5, "the last line")
+    until(lambda: any(t.startswith("Game over") for t in log_lines(page)), 20, "the last line")
     lines = log_lines(page)
     battles = [e.payload for e in server.bingfa.store.read(game_id)
                if e.type in ("battle", "battle_revealed")]  # fmt: skip
@@ -177,27 +177,27 @@ def test_two_people_play_through_an_invite_link(server, watch, shot):
     blue.goto(server.url + "/")
     blue.check("input[name=mode][value=friend]")
     blue.click("#create")
-    link = until(lambda: blue.input_value("#invite-link"), 5, "the invite link")
+    link = until(lambda: blue.input_value("#invite-link"), 20, "the invite link")
     assert re.fullmatch(re.escape(server.url) + r"/g/\w+/red#token=[\w-]+", link)
     blue.click("#copy-invite")
-    until(lambda: blue.inner_text("#copy-status") == "Copied.", 5, "the copy to be confirmed")
+    until(lambda: blue.inner_text("#copy-status") == "Copied.", 20, "the copy to be confirmed")
     assert blue.evaluate("navigator.clipboard.readText()") == link
     shot(blue, "invite")
     blue.click("#go-to-game")
     blue.wait_for_url(re.compile(r"/g/\w+/blue$"))
-    until(lambda: blue.locator("#invite-box").is_visible(), 5, "the invite on the game page")
+    until(lambda: blue.locator("#invite-box").is_visible(), 20, "the invite on the game page")
     assert blue.input_value("#invite-box-link") == link
     assert "Waiting for Red to take their seat" in blue.inner_text("#banner")
 
     red = watch().page
     red.goto(link)
-    until(lambda: "#" not in red.url, 5, "the token to leave the address bar")
+    until(lambda: "#" not in red.url, 20, "the token to leave the address bar")
     game_id = game_id_of(red)
     stored = red.evaluate(f"localStorage.getItem('bingfa:{game_id}:red:token')")
     assert link.endswith("#token=" + stored)
     # Blue's page learns of it by itself: the invite goes, the Warlord choice comes.
-    until(lambda: not blue.locator("#invite-box").is_visible(), 10, "blue to see red join")
-    until(lambda: kind(blue) == "choose_warlord", 10, "blue's page to ask for a Warlord")
+    until(lambda: not blue.locator("#invite-box").is_visible(), 20, "blue to see red join")
+    until(lambda: kind(blue) == "choose_warlord", 20, "blue's page to ask for a Warlord")
     for page in (blue, red):
         page.evaluate("window.__sameDocument = true")  # gone if the page ever reloads
 
@@ -218,16 +218,16 @@ def test_two_people_play_through_an_invite_link(server, watch, shot):
                 # The other page sees it at once, without a reload; the card stays face down.
                 them = red if name == "blue" else blue
                 until(lambda n=name, t=them: f"{n.capitalize()} placed five cards face down."
-                      in log_lines(t), 10, "the other page to see the placement live")  # fmt: skip
+                      in log_lines(t), 20, "the other page to see the placement live")  # fmt: skip
                 face = them.locator(f"[data-province='Wu'] .card[data-owner='{name}']")
                 assert face.get_attribute("data-face") == "down"
                 shot(them, "sees-the-other-placed")
             elif asked == "place" and placed[name] == 1:
                 for p in (blue, red):  # the battles reach both pages by themselves
-                    until(lambda p=p: any(t.startswith("Qin: blue") for t in log_lines(p)), 10,
+                    until(lambda p=p: any(t.startswith("Qin: blue") for t in log_lines(p)), 20,
                           "both pages to show the first battle")  # fmt: skip
         if not moved:
-            until(lambda: kind(blue) or kind(red), 10, "either page to ask for a decision")
+            until(lambda: kind(blue) or kind(red), 20, "either page to ask for a decision")
     assert placed["blue"] >= 2 and placed["red"] >= 2, placed
     assert round_of(blue) >= 3 and round_of(red) >= 3, (round_of(blue), round_of(red))
     shot(blue, "blue-round-3")
@@ -236,7 +236,7 @@ def test_two_people_play_through_an_invite_link(server, watch, shot):
     red.once("dialog", lambda dialog: dialog.accept())
     red.click("#more summary")
     red.click("#resign")
-    until(lambda: over(blue) and over(red), 10, "both pages to show the end")
+    until(lambda: over(blue) and over(red), 20, "both pages to show the end")
     assert blue.locator("#outcome h2").inner_text() == "You win"
     assert red.locator("#outcome h2").inner_text() == "Blue wins — you lose"
     assert blue.locator("#outcome [data-reason='forfeit']").count() == 1
@@ -244,7 +244,7 @@ def test_two_people_play_through_an_invite_link(server, watch, shot):
         assert page.evaluate("window.__sameDocument === true"), "a page reloaded"
     shot(blue, "blue-end")
     blue.goto(server.url + "/")  # the home page lists the games this browser plays
-    until(lambda: blue.locator(f"#my-games a[href='/g/{game_id}/blue']").count(), 5, "the list")
+    until(lambda: blue.locator(f"#my-games a[href='/g/{game_id}/blue']").count(), 20, "the list")
     assert "finished" in blue.inner_text("#my-games")
 
 
@@ -313,7 +313,7 @@ def test_a_phone_sized_screen(server, watch, shot):
     w = watch(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     page = w.page
     page.goto(server.url + created["seats"]["blue"]["invite"])
-    until(lambda: kind(page) == "place", 10, "the placement")
+    until(lambda: kind(page) == "place", 20, "the placement")
     width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
     assert width[0] <= width[1], f"the page is wider than the phone: {width}"
     shot(page, "phone-place")
@@ -322,9 +322,9 @@ def test_a_phone_sized_screen(server, watch, shot):
         page.tap(f"#hand button[data-index='{i}']")
         page.tap(f"[data-slot='{province}']")
     page.tap("#submit-place")
-    until(lambda: version(page) > before, 10, "the placement to be taken")
+    until(lambda: version(page) > before, 20, "the placement to be taken")
     assert not error(page)
-    until(lambda: kind(page) == "keep", 10, "the draw after the first round")
+    until(lambda: kind(page) == "keep", 20, "the draw after the first round")
     shot(page, "phone-keep")
 
 
@@ -334,7 +334,7 @@ def test_errors_are_told_in_plain_words(server, watch):
     w = watch()
     page = w.page
     page.goto(f"{server.url}/g/{game_id}/blue#token=forged")
-    until(lambda: error(page), 5, "the error")
+    until(lambda: error(page), 20, "the error")
     assert "A seat token is needed: this token is not a seat of this game" in error(page)
     assert "You are watching instead" in error(page)
 
@@ -346,17 +346,17 @@ def test_errors_are_told_in_plain_words(server, watch):
     # A stale page (its live updates cut off) sends an answer the game no longer wants.
     fresh = w.page.context.new_page()
     fresh.goto(server.url + created["seats"]["blue"]["invite"])
-    until(lambda: kind(fresh) == "choose_warlord", 5, "the Warlord choice")
+    until(lambda: kind(fresh) == "choose_warlord", 20, "the Warlord choice")
     stale = w.page.context.new_page()
     stale.route("**/stream*", lambda route: route.abort())
     stale.goto(f"{server.url}/g/{game_id}/blue")  # the token is in this browser already
-    until(lambda: kind(stale) == "choose_warlord", 5, "the stale page's Warlord choice")
+    until(lambda: kind(stale) == "choose_warlord", 20, "the stale page's Warlord choice")
     fresh.click("[data-warlord=reinforce]")
-    until(lambda: kind(fresh) == "place", 5, "the placement")
+    until(lambda: kind(fresh) == "place", 20, "the placement")
     stale.click("[data-warlord=restraint]")
-    until(lambda: error(stale), 5, "the refusal")
+    until(lambda: error(stale), 20, "the refusal")
     assert error(stale).startswith("The rules do not allow that: you cannot choose your Warlord")
-    until(lambda: kind(stale) == "place", 5, "the stale page to catch up")
+    until(lambda: kind(stale) == "place", 20, "the stale page to catch up")
 
 
 def test_scripts_never_write_html():

@@ -44,7 +44,8 @@ def register(app: Flask) -> None:
     default = os.environ.get("BINGFA_RATELIMIT_WRITES", "120 per minute;20 per second")
     app.config.setdefault("RATELIMIT_WRITES", default)
     app.config.setdefault("RATELIMIT_STORAGE_URI", app.config.get("REDIS_URL") or "memory://")
-    app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
+    # No X-RateLimit-* headers: they cost two Redis round trips on every write.
+    app.config.setdefault("RATELIMIT_HEADERS_ENABLED", False)
     limiter.init_app(app)
 
     @app.before_request

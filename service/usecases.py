@@ -38,6 +38,8 @@ class Submitted:
     version: int
     events: list[dict[str, Any]] = field(default_factory=list)
     duplicate: bool = False  # a retry of a command already applied
+    game: LoadedGame | None = None  # the game after this command (None for a retry)
+    stored: list[Any] = field(default_factory=list)  # the envelopes this command wrote
 
 
 @dataclass
@@ -162,8 +164,9 @@ class Bingfa:
                 if attempt == 2 or expected_version is not None:
                     raise
                 continue
-            self._after(game, events)
-            return Submitted(version, events)
+            stored = self.store.read(game_id, after=game.version)
+            game = self._after(game, events, stored)
+            return Submitted(version, events, game=game, stored=stored[: len(events)])
         raise AssertionError("unreachable")
 
     # -- helpers -------------------------------------------------------------------------
@@ -201,11 +204,16 @@ class Bingfa:
             events = [*events, {"type": "seed_revealed", "visible_to": "all", **secret}]
         return events
 
-    def _after(self, game: LoadedGame, events: list[dict[str, Any]]) -> None:
-        """Follow-up work, only once the events are stored."""
+    def _after(
+        self, game: LoadedGame, events: list[dict[str, Any]], stored: list[Any] | None = None
+    ) -> LoadedGame:
+        """Follow-up work, only once the events are stored; the game as it is now."""
         before = game.version
-        game = apply(game, self.store.read(game.game_id, after=before))
+        if stored is None:
+            stored = self.store.read(game.game_id, after=before)
+        game = apply(game, stored)
         if game.outcome is not None or game.version // SNAPSHOT_EVERY > before // SNAPSHOT_EVERY:
             save_snapshot(self.store, game)
         if self.on_appended is not None:
             self.on_appended(game, events)
+        return game

@@ -133,10 +133,13 @@ def submit(body, game_id):
         idempotency_key=request.headers.get("Idempotency-Key") or None,
         expected_version=expected,
     )
-    game = bingfa().load(game_id)
+    if result.game is None:  # a retry: show what the original command wrote
+        game = bingfa().load(game_id)
+        stored = bingfa().store.read(game_id, after=result.version - len(result.events))
+    else:
+        game, stored = result.game, result.stored
     over = game.outcome is not None
-    mine = bingfa().store.read(game_id, after=result.version - len(result.events))
-    shown = [visible(e, seat, game.rules, over) for e in mine[: len(result.events)]]
+    shown = [visible(e, seat, game.rules, over) for e in stored[: len(result.events)]]
     return {"version": result.version, "duplicate": result.duplicate, "events": shown}
 
 

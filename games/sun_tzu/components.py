@@ -59,8 +59,3 @@ VARIANTS = ("standard", "beginner")
 
 def other(seat: int) -> int:
     return 1 - seat
-
-
-def card_key(card: str) -> int:
-    """Sort key that keeps hands in deck order (1..10, +1, -1, +2, +3, plague)."""
-    return CARD_ORDER[card]

@@ -15,7 +15,6 @@ from games.sun_tzu.components import (
     ACTIVE_WARLORDS,
     BLUE,
     EARLY_WARLORDS,
-    FRAMED,
     MINUS,
     PLAGUE,
     PROVINCE_INDEX,
@@ -632,7 +631,3 @@ def run(scratch: State, out: list[dict[str, Any]]) -> None:
         for event in auto(scratch):
             apply_in_place(scratch, event)
             out.append(event)
-
-
-def framed(card: str) -> bool:
-    return card in FRAMED

@@ -11,6 +11,7 @@ import random
 from types import SimpleNamespace
 
 import pytest
+from event_data import CREATED
 
 import games
 from events.codec import Codec, EventRejected
@@ -30,15 +31,6 @@ from events.store import InMemoryEventStore
 from games.playout import play
 
 RULES = games.get("sun-tzu")
-CREATED = {
-    "type": "game_created",
-    "visible_to": "all",
-    "game": "sun-tzu",
-    "rules_version": "1",
-    "options": {},
-    "seats": {"blue": "human", "red": "human"},
-    "seed_sha256": "ab" * 32,
-}
 OPTION_SETS = [
     {"variant": variant, "events": events}
     for variant in ("standard", "beginner")

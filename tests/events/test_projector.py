@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from event_data import CREATED
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -14,15 +15,6 @@ from events.store import InMemoryEventStore, Snapshot
 from games.playout import play
 
 RULES = games.get("sun-tzu")
-CREATED = {
-    "type": "game_created",
-    "visible_to": "all",
-    "game": "sun-tzu",
-    "rules_version": "1",
-    "options": {},
-    "seats": {"blue": "human", "red": "human"},
-    "seed_sha256": "ab" * 32,
-}
 JOINS = [
     {"type": "seat_joined", "visible_to": "all", "seat": s, "player": s, "nonce_sha256": None}
     for s in ("blue", "red")

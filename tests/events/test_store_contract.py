@@ -14,6 +14,7 @@ import threading
 from collections import Counter
 
 import pytest
+from event_data import CREATED
 
 import games
 from events.codec import EventRejected
@@ -32,15 +33,6 @@ from events.store import (
 from games.playout import play
 
 RULES = games.get("sun-tzu")
-CREATED = {
-    "type": "game_created",
-    "visible_to": "all",
-    "game": "sun-tzu",
-    "rules_version": "1",
-    "options": {},
-    "seats": {"blue": "human", "red": "human"},
-    "seed_sha256": "ab" * 32,
-}
 BACKENDS = ["memory", "fakeredis", "redis", "cluster"]
 REDIS_BACKENDS = ["fakeredis", "redis", "cluster"]
 

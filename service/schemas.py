@@ -51,6 +51,9 @@ class Submitted(Schema):
     version = fields.Integer()
     duplicate = fields.Boolean()
     events = fields.List(fields.Dict())
+    outcome = fields.Dict(
+        allow_none=True, metadata={"description": "set once the game is over: events are whole"}
+    )
 
 
 class SeatState(Schema):
@@ -76,3 +79,6 @@ class EventsQuery(Schema):
 class EventList(Schema):
     version = fields.Integer()
     events = fields.List(fields.Dict())
+    outcome = fields.Dict(
+        allow_none=True, metadata={"description": "set once the game is over: events are whole"}
+    )

@@ -140,7 +140,12 @@ def submit(body, game_id):
         game, stored = result.game, result.stored
     over = game.outcome is not None
     shown = [visible(e, seat, game.rules, over) for e in stored[: len(result.events)]]
-    return {"version": result.version, "duplicate": result.duplicate, "events": shown}
+    return {
+        "version": result.version,
+        "duplicate": result.duplicate,
+        "events": shown,
+        "outcome": game.outcome,
+    }
 
 
 def _version_of(etag: str) -> int:
@@ -160,7 +165,8 @@ def events(query, game_id):
     game = bingfa().load(game_id)
     over = game.outcome is not None
     stored = bingfa().store.read(game_id, after=query["after"])
-    return {"version": game.version, "events": [visible(e, seat, game.rules, over) for e in stored]}
+    shown = [visible(e, seat, game.rules, over) for e in stored]
+    return {"version": game.version, "events": shown, "outcome": game.outcome}
 
 
 @blp.route("/<game_id>/stream")

@@ -15,7 +15,7 @@ let token = null;
 let game = null;
 let lastSeq = 0;
 let source = null;
-let refreshing = false;
+let refreshing = null; // the refresh under way, so callers can wait for it
 let again = false;
 let sending = false;
 
@@ -53,26 +53,30 @@ async function takeSeat() {
   }
 }
 
-async function refresh() {
-  if (refreshing) { again = true; return; }
-  refreshing = true;
-  try {
-    do {
-      again = false;
-      game = await api(base, { token });
-      await loadEvents();
-      render();
-      if (lastSeq > game.version) again = true; // moved on between the two requests
-    } while (again);
-  } catch (e) {
-    if (e instanceof ApiError) showError(e.message);
-    else {
-      showError("Something went wrong while showing the game; reloading the page may help.");
-      setTimeout(() => { throw e; }); // reported as a script error, not swallowed
+// One refresh at a time; a call during one asks it to go round once more and waits for
+// that, so whoever calls (e.g. after sending a command) sees the page show the new state.
+function refresh() {
+  if (refreshing) { again = true; return refreshing; }
+  refreshing = (async () => {
+    try {
+      do {
+        again = false;
+        game = await api(base, { token });
+        await loadEvents();
+        render();
+        if (lastSeq > game.version) again = true; // moved on between the two requests
+      } while (again);
+    } catch (e) {
+      if (e instanceof ApiError) showError(e.message);
+      else {
+        showError("Something went wrong while showing the game; reloading the page may help.");
+        setTimeout(() => { throw e; }); // reported as a script error, not swallowed
+      }
+    } finally {
+      refreshing = null;
     }
-  } finally {
-    refreshing = false;
-  }
+  })();
+  return refreshing;
 }
 
 async function loadEvents() {

@@ -8,6 +8,9 @@ second are folded with the game's ``evolve``. A snapshot made for other rules (a
 
 from __future__ import annotations
 
+import dataclasses
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -62,6 +65,11 @@ class LoadedGame:
     def pending(self) -> dict[str, str]:
         return self.rules.pending(self.state) if self.dealt else {}
 
+    def copy(self) -> LoadedGame:
+        """A game that ``apply`` can bring forward without changing this one (the state
+        is immutable; ``meta``'s own values are replaced by ``apply``, never changed)."""
+        return dataclasses.replace(self, meta=dict(self.meta))
+
     def snapshot(self) -> Snapshot:
         """The position at ``version``; the chain's last hash rides in ``meta``."""
         return Snapshot(
@@ -73,17 +81,21 @@ class LoadedGame:
 
 
 def apply(game: LoadedGame, envelopes: Iterable[Envelope]) -> LoadedGame:
-    """Fold envelopes onto a loaded game (in place) and return it."""
+    """Fold envelopes onto a loaded game (in place) and return it.
+
+    ``meta`` is replaced, never changed in place, and the rules' states are immutable, so
+    a ``copy`` of a game taken before shares nothing that this changes."""
     rules = game.rules
     state = game.state
-    meta = game.meta
+    meta = dict(game.meta)
     for env in envelopes:
         if env.type in SYSTEM_FIELDS:
             if env.type == "game_created":
                 meta["created"] = dict(env.payload)
                 meta["created_at"] = env.at
             elif env.type == "seat_joined":
-                meta.setdefault("joined", {})[env.payload["seat"]] = dict(env.payload)
+                joined = {**meta.get("joined", {}), env.payload["seat"]: dict(env.payload)}
+                meta["joined"] = joined
             elif env.type == "seed_revealed":
                 meta["revealed"] = dict(env.payload)
         else:
@@ -91,7 +103,7 @@ def apply(game: LoadedGame, envelopes: Iterable[Envelope]) -> LoadedGame:
             state = rules.evolve(state, env.event())
         game.version, game.last_hash = env.seq, env.hash
         meta["last_at"] = env.at
-    game.state = state
+    game.state, game.meta = state, meta
     return game
 
 
@@ -118,3 +130,73 @@ def load(
 
 def save_snapshot(store: EventStore, game: LoadedGame) -> None:
     store.put_snapshot(game.game_id, game.snapshot())
+
+
+class Lru:
+    """A bounded, thread-safe map that forgets what was used least recently."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[Any, Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Any) -> Any:
+        with self._lock:
+            value = self._items.get(key)
+            if value is not None:
+                self._items.move_to_end(key)
+            return value
+
+    def put(self, key: Any, value: Any) -> None:
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+    def pop(self, key: Any) -> None:
+        with self._lock:
+            self._items.pop(key, None)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+class GameCache:
+    """The games a process has loaded lately, so that loading one again reads only the
+    events appended since (one short read) instead of the snapshot and the tail after it.
+
+    Bounded (least recently used goes first) and for running games only: a finished game
+    does not change and is rarely loaded again. Thread-safe; it hands out copies, so what
+    a caller folds onto its game never reaches the cache or another thread.
+    """
+
+    def __init__(self, size: int = 1024) -> None:
+        self._games = Lru(size)
+
+    def load(
+        self, store: EventStore, game_id: str, registry: Mapping[str, Any] | None = None
+    ) -> LoadedGame:
+        cached = self._games.get(game_id)
+        if cached is None:
+            game = load(store, game_id, registry)
+        else:
+            game = apply(cached.copy(), store.read(game_id, after=cached.version))
+        self.keep(game)
+        return game
+
+    def remembered(self, game_id: str) -> LoadedGame | None:
+        """A copy of the game as last seen here, without reading the store: it may be
+        behind the stream (an append at its version is refused, so that is safe)."""
+        cached = self._games.get(game_id)
+        return None if cached is None else cached.copy()
+
+    def keep(self, game: LoadedGame) -> None:
+        """Remember ``game`` (a copy); a finished game is forgotten."""
+        if game.outcome is not None:
+            self._games.pop(game.game_id)
+        else:
+            self._games.put(game.game_id, game.copy())
+
+    def __len__(self) -> int:
+        return len(self._games)

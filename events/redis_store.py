@@ -208,7 +208,7 @@ class RedisEventStore(EventStore):
         raw = self.redis.hget(self.key(game_id, "meta"), "last_hash")
         return raw.decode() if raw else GENESIS
 
-    def _write(self, game_id, game, expected, envelopes, key, fingerprint) -> int:
+    def _write(self, game_id, game, expected, envelopes, key, fingerprint) -> tuple[int, bool]:
         keys = [self.key(game_id, p) for p in ("events", "meta", "idem")] + [self.feed(game_id)]
         args = [
             expected,
@@ -226,9 +226,9 @@ class RedisEventStore(EventStore):
         if status == "ok":
             self._games.setdefault(game_id, game)
             self._tips[game_id] = (value, envelopes[-1].hash)
-            return value
+            return value, False
         if status == "dup":
-            return value
+            return value, True
         if status == "idem":
             raise IdempotencyConflict(game_id, key or "")
         self._tips.pop(game_id, None)  # what this process remembered is out of date

@@ -31,6 +31,7 @@ from events.envelope import (
 )
 
 __all__ = [
+    "Appended",
     "ConcurrencyError",
     "EventRejected",
     "EventStore",
@@ -114,6 +115,13 @@ def _fingerprint_sealed(envelopes: Sequence[Envelope]) -> str:
     return digest.hexdigest()
 
 
+@dataclass(frozen=True)
+class Appended:
+    version: int
+    envelopes: list[Envelope]  # as written (empty for a retry)
+    duplicate: bool = False  # the idempotency key had been used: nothing written
+
+
 class EventStore:
     """What every store does; subclasses provide the storage operations."""
 
@@ -126,11 +134,25 @@ class EventStore:
         expected_version: int,
         events: Sequence[Mapping[str, Any]],
         idempotency_key: str | None = None,
+        **kwargs: Any,
+    ) -> int:
+        """Append all of ``events`` or none; the new version (see the module's doc)."""
+        return self.append_events(game_id, expected_version, events, idempotency_key,
+                                  **kwargs).version  # fmt: skip
+
+    def append_events(
+        self,
+        game_id: str,
+        expected_version: int,
+        events: Sequence[Mapping[str, Any]],
+        idempotency_key: str | None = None,
         *,
         actor: str = SYSTEM,
         fingerprint: str | None = None,
         at: str | None = None,
-    ) -> int:
+    ) -> Appended:
+        """``append``, also giving the envelopes as written (so the writer need not read
+        them back) and whether it was a retry of an earlier append (nothing written)."""
         if not events:
             raise ValueError("append needs at least one event")
         if isinstance(expected_version, bool) or not isinstance(expected_version, int):
@@ -151,8 +173,10 @@ class EventStore:
         )
         if idempotency_key is not None and fingerprint is None:
             fingerprint = _fingerprint_sealed(envelopes)
-        return self._write(game_id, game, expected_version, envelopes, idempotency_key,
-                           fingerprint)  # fmt: skip
+        version, duplicate = self._write(
+            game_id, game, expected_version, envelopes, idempotency_key, fingerprint
+        )
+        return Appended(version, [] if duplicate else envelopes, duplicate)
 
     def read(self, game_id: str, after: int = 0) -> list[Envelope]:
         raise NotImplementedError
@@ -230,7 +254,8 @@ class EventStore:
         envelopes: list[Envelope],
         key: str | None,
         fingerprint: str | None,
-    ) -> int:
+    ) -> tuple[int, bool]:
+        """(version, whether the idempotency key had been used: nothing written)."""
         raise NotImplementedError
 
 
@@ -267,13 +292,13 @@ class InMemoryEventStore(EventStore):
     def idempotent(self, game_id: str, key: str) -> tuple[str, int] | None:
         return self._idem.get((game_id, key))
 
-    def _write(self, game_id, game, expected, envelopes, key, fingerprint) -> int:
+    def _write(self, game_id, game, expected, envelopes, key, fingerprint) -> tuple[int, bool]:
         with self._lock:
             if key is not None and (game_id, key) in self._idem:
                 recorded, version = self._idem[game_id, key]
                 if recorded != fingerprint:
                     raise IdempotencyConflict(game_id, key)
-                return version
+                return version, True
             stream = self._streams.get(game_id, [])
             if len(stream) != expected:
                 raise ConcurrencyError(game_id, expected, len(stream))
@@ -286,7 +311,7 @@ class InMemoryEventStore(EventStore):
             if key is not None:
                 self._idem[game_id, key] = (fingerprint, version)
             self.feed.append((game_id, version))
-            return version
+            return version, False
 
     def put_snapshot(self, game_id: str, snapshot: Snapshot) -> None:
         self._snaps[game_id] = snapshot

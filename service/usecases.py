@@ -7,6 +7,7 @@ A conflicting append reloads and decides once more, then reports the conflict.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import secrets as _secrets
@@ -17,7 +18,7 @@ from typing import Any
 import games
 from events.envelope import canonical
 from events.fairness import commitment, rng_for
-from events.projector import LoadedGame, apply, load, save_snapshot
+from events.projector import GameCache, LoadedGame, Lru, apply, save_snapshot
 from events.store import ConcurrencyError, EventStore, IdempotencyConflict
 from games.base import RulesError
 
@@ -51,6 +52,8 @@ class Bingfa:
     token: Callable[[int], str] = _secrets.token_hex  # CSPRNG for seeds and game ids
     on_appended: Callable[[LoadedGame, list[dict[str, Any]]], None] | None = None
     ai_levels: Collection[str] | None = None  # None: any ai:<level> is accepted
+    games: GameCache = field(default_factory=GameCache)  # running games, to read only tails
+    _kept: Lru = field(default_factory=lambda: Lru(4096))  # token hashes, dealt seeds
 
     # -- create ------------------------------------------------------------------------
     def create_game(
@@ -109,7 +112,7 @@ class Bingfa:
             raise Forbidden(f"the {seat} seat is already taken")
         if nonce is not None and (not isinstance(nonce, str) or len(nonce) > MAX_NONCE_LENGTH):
             raise RulesError(f"a nonce is a string of at most {MAX_NONCE_LENGTH} characters")
-        secret = self._secret(game_id)
+        secret = self._secret(game)
         if nonce is not None:
             secret["nonces"][seat] = nonce
             self.store.put_secret(game_id, json.dumps(secret))
@@ -138,21 +141,23 @@ class Bingfa:
         idempotency_key: str | None = None,
         expected_version: int | None = None,
     ) -> Submitted:
-        """Decide a seat's command against the current position and append its events."""
+        """Decide a seat's command against the current position and append its events.
+
+        The first try decides on the position this process remembers, without reading
+        the stream: the append's version check refuses it if the game has moved on. Any
+        refusal of a remembered position is looked at again on the stream's own."""
         fingerprint = hashlib.sha256(canonical({"seat": seat, "command": command})).hexdigest()
-        if idempotency_key is not None:
-            seen = self.store.idempotent(game_id, idempotency_key)
-            if seen is not None:
-                if seen[0] != fingerprint:
-                    raise IdempotencyConflict(game_id, idempotency_key)
-                return Submitted(seen[1], duplicate=True)
-        for attempt in (1, 2):
+        game = self.games.remembered(game_id)
+        fresh = game is None
+        if game is None:
             game = self._load(game_id)
-            if expected_version is not None and expected_version != game.version:
-                raise ConcurrencyError(game_id, expected_version, game.version)
-            events = self._decide(game, seat, command)
+        reloaded = False
+        while True:
             try:
-                version = self.store.append(
+                if expected_version is not None and expected_version != game.version:
+                    raise ConcurrencyError(game_id, expected_version, game.version)
+                events = self._decide(game, seat, command)
+                appended = self.store.append_events(
                     game_id,
                     game.version,
                     events,
@@ -160,35 +165,66 @@ class Bingfa:
                     actor=seat,
                     fingerprint=fingerprint,
                 )
-            except ConcurrencyError:
-                if attempt == 2 or expected_version is not None:
+            except (RulesError, ConcurrencyError) as refused:
+                if not fresh:
+                    game, fresh = self._load(game_id), True
+                    continue
+                # A retry of a command that went through is refused by the position it
+                # moved on (or by the version it was sent with): answer it as the retry.
+                retry = self._retry_of(game_id, idempotency_key, fingerprint)
+                if retry is not None:
+                    return retry
+                if isinstance(refused, RulesError) or reloaded or expected_version is not None:
                     raise
+                game, reloaded = self._load(game_id), True  # someone moved first: once more
                 continue
-            stored = self.store.read(game_id, after=game.version)
-            game = self._after(game, events, stored)
-            return Submitted(version, events, game=game, stored=stored[: len(events)])
-        raise AssertionError("unreachable")
+            if appended.duplicate:
+                return Submitted(appended.version, duplicate=True)
+            game = self._after(game, events, appended.envelopes)
+            return Submitted(appended.version, events, game=game, stored=appended.envelopes)
+
+    def _retry_of(self, game_id: str, key: str | None, fingerprint: str) -> Submitted | None:
+        """The answer to a retry of an applied command (None if ``key`` is new)."""
+        seen = None if key is None else self.store.idempotent(game_id, key)
+        if seen is None:
+            return None
+        if seen[0] != fingerprint:
+            raise IdempotencyConflict(game_id, key or "")
+        return Submitted(seen[1], duplicate=True)
 
     # -- helpers -------------------------------------------------------------------------
     def _load(self, game_id: str) -> LoadedGame:
         try:
-            return load(self.store, game_id, self.registry)
+            return self.games.load(self.store, game_id, self.registry)
         except KeyError:
             raise NotFound(f"there is no game {game_id!r}") from None
 
     def access(self, game_id: str) -> dict[str, str]:
-        """Seat → hash of its token (empty when the game was made without tokens)."""
-        raw = self.store.get_secret(game_id, "access")
-        return {} if raw is None else json.loads(raw)
+        """Seat → hash of its token (empty when the game was made without tokens). Set
+        once, before the game exists, and never changed: kept in memory once read."""
+        found = self._kept.get(("access", game_id))
+        if found is None:
+            raw = self.store.get_secret(game_id, "access")
+            found = {} if raw is None else json.loads(raw)
+            if raw is not None:
+                self._kept.put(("access", game_id), found)
+        return dict(found)
 
     def load(self, game_id: str) -> LoadedGame:
         return self._load(game_id)
 
-    def _secret(self, game_id: str) -> dict[str, Any]:
-        raw = self.store.get_secret(game_id)
-        if raw is None:
-            raise NotFound(f"game {game_id!r} has lost its seed")
-        return json.loads(raw)
+    def _secret(self, game: LoadedGame) -> dict[str, Any]:
+        """Seed and nonces. They change no more once the cards are dealt, so from then on
+        this process keeps them (in its memory only, like the store's own copy)."""
+        found = self._kept.get(("secret", game.game_id)) if game.dealt else None
+        if found is None:
+            raw = self.store.get_secret(game.game_id)
+            if raw is None:
+                raise NotFound(f"game {game.game_id!r} has lost its seed")
+            found = json.loads(raw)
+            if game.dealt:
+                self._kept.put(("secret", game.game_id), found)
+        return copy.deepcopy(found)
 
     def _decide(self, game: LoadedGame, seat: str, command: Mapping[str, Any]) -> list:
         if seat not in game.seats:
@@ -196,7 +232,7 @@ class Bingfa:
         if not game.dealt:
             waiting = ", ".join(game.open_seats)
             raise RulesError(f"the game has not started: waiting for {waiting} to take a seat")
-        secret = self._secret(game.game_id)
+        secret = self._secret(game)
         rng = rng_for(secret["seed"], secret["nonces"], game.version + 1)
         events = game.rules.decide(game.state, seat, command, rng)
         state = game.rules.fold(events, game.state)
@@ -212,6 +248,7 @@ class Bingfa:
         if stored is None:
             stored = self.store.read(game.game_id, after=before)
         game = apply(game, stored)
+        self.games.keep(game)
         if game.outcome is not None or game.version // SNAPSHOT_EVERY > before // SNAPSHOT_EVERY:
             save_snapshot(self.store, game)
         if self.on_appended is not None:

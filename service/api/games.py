@@ -59,7 +59,7 @@ def visible(env: Envelope, seat: str | None, rules: Any, over: bool) -> dict[str
 
 @blp.route("", methods=["POST"])
 @limit_writes
-@blp.arguments(schemas.CreateGame)
+@blp.arguments(schemas.CreateGame())
 @blp.response(201, schemas.Created)
 def create_game(body):
     """Start a game. Each human seat gets a token, shown only in this answer."""
@@ -82,7 +82,7 @@ def create_game(body):
 
 @blp.route("/<game_id>/join", methods=["POST"])
 @limit_writes
-@blp.arguments(schemas.Join)
+@blp.arguments(schemas.Join())
 @blp.response(200, schemas.Version)
 def join(body, game_id):
     """Take your seat (the token of the invite link in ``Authorization: Bearer``)."""
@@ -115,7 +115,7 @@ def view(game_id):
 
 @blp.route("/<game_id>/commands", methods=["POST"])
 @limit_writes
-@blp.arguments(schemas.SubmitCommand)
+@blp.arguments(schemas.SubmitCommand())
 @blp.response(201, schemas.Submitted)
 def submit(body, game_id):
     """Send a command for your seat. ``Idempotency-Key`` makes retries safe; the version
@@ -157,7 +157,7 @@ def _version_of(etag: str) -> int:
 
 
 @blp.route("/<game_id>/events")
-@blp.arguments(schemas.EventsQuery, location="query")
+@blp.arguments(schemas.EventsQuery(), location="query")
 @blp.response(200, schemas.EventList)
 def events(query, game_id):
     """The events after ``after`` that the caller may see (others are redacted)."""

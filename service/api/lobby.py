@@ -39,7 +39,7 @@ def my_games():
 
 
 @blp.route("/finished")
-@blp.arguments(FinishedQuery, location="query")
+@blp.arguments(FinishedQuery(), location="query")
 @blp.response(200, Listing)
 def finished(query):
     """The most recently finished games, for replay."""

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import games
-from events.projector import LoadedGame, apply, load, save_snapshot
+from events.projector import GameCache, LoadedGame, apply, load, save_snapshot
 from events.store import InMemoryEventStore, Snapshot
 from games.playout import play
 
@@ -86,3 +86,35 @@ def test_verify_catches_a_cut_off_tail():
     store._streams["g"] = store._streams["g"][:-3]  # lose the last three events
     with pytest.raises(ChainError, match="events are missing"):
         store.verify("g")
+
+
+def test_the_game_cache_reads_only_what_was_appended_since_and_hands_out_copies():
+    store = InMemoryEventStore()
+    played = play(RULES, {}, random.Random(6))
+    version = store.append("g", 0, [CREATED, *JOINS, *played.events[:40]])
+    cache = GameCache()
+    first = cache.load(store, "g")
+    store.append("g", version, played.events[40:41])
+    reads = []
+    original = store.read
+    store.read = lambda game_id, after=0: reads.append(after) or original(game_id, after)
+    again = cache.load(store, "g")
+    assert reads == [version]  # the tail since the remembered version, nothing else
+    assert again.state == load(store, "g", use_snapshot=False).state
+    # What a caller folds onto its copy reaches neither the cache nor the other copies.
+    again.meta["joined"] = {}
+    assert cache.remembered("g").meta["joined"] and first.version == version
+    assert cache.remembered("g").version == version + 1
+
+
+def test_the_game_cache_forgets_finished_games_and_keeps_a_bounded_number():
+    store = InMemoryEventStore()
+    cache = GameCache(size=3)
+    for n in range(5):
+        store.append(f"g{n}", 0, [CREATED, *JOINS])
+        cache.load(store, f"g{n}")
+    assert len(cache) == 3 and cache.remembered("g0") is None and cache.remembered("g4")
+    played = play(RULES, {}, random.Random(7))
+    store.append("g4", 3, played.events)
+    assert cache.load(store, "g4").outcome is not None
+    assert cache.remembered("g4") is None and len(cache) == 2

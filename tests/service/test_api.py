@@ -10,6 +10,7 @@ import pytest
 import games
 from events.store import InMemoryEventStore
 from service import create_app
+from workers.ai import LEVELS
 
 RULES = games.get("sun-tzu")
 
@@ -266,7 +267,24 @@ def test_writes_are_rate_limited():
     client = app.test_client()
     statuses = [client.post("/api/games", json={}).status_code for _ in range(4)]
     assert statuses == [201, 201, 201, 429]
-    assert_problem(client.post("/api/games", json={}), 429, "slow down")
+    refused = client.post("/api/games", json={})
+    assert_problem(refused, 429, "slow down: at most 3 per minute for writes")
+    assert 1 <= int(refused.headers["Retry-After"]) <= 60
+    assert client.get("/api/lobby").status_code == 200  # reads are not limited
+
+
+def test_every_web_worker_counts_writes_against_the_same_budget(redis_url):
+    import uuid
+
+    # Two apps, as two gunicorn workers, share the counts kept in Redis; each test run
+    # gets its own seat token so counts from an earlier run do not spill over.
+    config = {"STORE": InMemoryEventStore(), "RATELIMIT_WRITES": "2 per minute",
+              "RATELIMIT_STORAGE_URI": redis_url}  # fmt: skip
+    workers = [create_app(config).test_client() for _ in range(2)]
+    token = {"Authorization": f"Bearer {uuid.uuid4().hex}"}
+    statuses = [w.post("/api/games/x/join", json={}, headers=token).status_code
+                for w in (*workers, workers[0])]  # fmt: skip
+    assert statuses[2] == 429 and 429 not in statuses[:2], statuses
 
 
 def test_lists_show_the_lobby_my_games_and_finished_games(client):
@@ -289,7 +307,8 @@ def test_lists_show_the_lobby_my_games_and_finished_games(client):
 
 def test_an_unknown_ai_level_is_refused(client):
     response = client.post("/api/games", json={"seats": {"blue": "human", "red": "ai:genius"}})
-    assert_problem(response, 422, "no AI level 'genius'; the levels are: random")
+    levels = ", ".join(sorted(LEVELS))
+    assert_problem(response, 422, f"no AI level 'genius'; the levels are: {levels}")
 
 
 def test_the_api_docs_page_lists_every_operation(client):

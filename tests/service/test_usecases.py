@@ -12,7 +12,7 @@ import pytest
 import games
 from events.envelope import verify_chain
 from events.fairness import rng_for
-from events.projector import load
+from events.projector import GameCache, load
 from events.store import ConcurrencyError, IdempotencyConflict, InMemoryEventStore
 from games.base import RulesError
 from service.usecases import Bingfa, Forbidden, NotFound
@@ -240,13 +240,40 @@ def someone_else_writes(store, game_id):
     store.append(game_id, store.version(game_id), [joined])
 
 
-def test_a_second_conflict_is_reported_and_nothing_of_the_command_is_written():
-    app = Bingfa(RacingStore(someone_else_writes, races=2), token=counter_tokens())
+@pytest.mark.parametrize("remembered", [False, True], ids=["cold", "remembered"])
+def test_a_second_conflict_is_reported_and_nothing_of_the_command_is_written(remembered):
+    # A process that remembers the game first tries on that position without reading
+    # the stream; a refusal there only sends it to the stream, so it takes one race more.
+    races = 3 if remembered else 2
+    app = Bingfa(RacingStore(someone_else_writes, races=races), token=counter_tokens())
     game_id = started(app)
+    if not remembered:
+        app.games = GameCache()
     with pytest.raises(ConcurrencyError):
         app.submit(game_id, "blue", {"type": "choose_warlord", "warlord": "reinforce"})
     assert "warlord_chosen" not in types(app, game_id)
-    assert app.store.races == 0  # both attempts met a rival
+    assert app.store.races == 0  # every attempt met a rival
+
+
+def test_a_position_remembered_from_before_another_process_moved_is_not_used():
+    app = Bingfa(InMemoryEventStore(), token=counter_tokens())
+    game_id = started(app)
+    other = Bingfa(app.store)  # another web worker, or a Celery worker
+    other.submit(game_id, "red", {"type": "choose_warlord", "warlord": "remove"})
+    assert app.games.remembered(game_id).version < app.store.version(game_id)
+    # Blue's command is judged on the stream's position (red has chosen), not the one
+    # this process remembers: both Warlords are in, so placement is owed.
+    app.submit(game_id, "blue", {"type": "choose_warlord", "warlord": "reinforce"})
+    game = load(app.store, game_id)
+    assert game.state.kept == (("reinforce",), ("remove",))
+    assert app.games.remembered(game_id).version == game.version
+    # And a command the remembered position would allow, but the stream's refuses, is
+    # refused with the stream's reason: red chose already.
+    stale = Bingfa(app.store)
+    stale.games.keep(load(app.store, game_id, use_snapshot=False))
+    other.submit(game_id, "red", {"type": "resign"})
+    with pytest.raises(RulesError, match="over"):
+        stale.submit(game_id, "blue", {"type": "resign"})
 
 
 def test_a_finished_game_reveals_its_seed_and_can_be_audited(app):

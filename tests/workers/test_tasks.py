@@ -158,11 +158,12 @@ def test_losing_a_race_to_another_writer_is_already_moved(celery):
     class RacingStore(InMemoryEventStore):
         before_ai_append = None
 
-        def append(self, game_id, expected_version, events, idempotency_key=None, **kw):
+        def append_events(self, game_id, expected_version, events, idempotency_key=None, **kw):
             hook, self.before_ai_append = self.before_ai_append, None
             if hook is not None and kw.get("actor") == "blue":
                 hook()
-            return super().append(game_id, expected_version, events, idempotency_key, **kw)
+            return super().append_events(game_id, expected_version, events, idempotency_key,
+                                         **kw)  # fmt: skip
 
     store = RacingStore()
     app = make_bingfa(celery, store)

@@ -1,0 +1,113 @@
+"""AI opponents as pure functions: a position and a random stream go in, a command comes out.
+
+Nothing here touches Redis, Celery or a clock (the search may read ``time.perf_counter``
+for a time cap only). The task in ``workers.tasks`` loads the game, calls
+``choose_command`` and submits the result through the ordinary write path.
+
+Honesty: ``choose_command`` turns the position into the seat's view first and the levels
+get only that view, so no level can see the opponent's hand or the deck order.
+
+Levels: ``random`` (uniform over legal answers), ``easy`` (one step of lookahead with rules
+of thumb), ``medium`` and ``hard`` (information-set MCTS, ``workers.ai.search``, with
+smaller and bigger iteration budgets).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Callable
+from typing import Any
+
+from events.envelope import canonical
+from workers.ai import sun_tzu
+from workers.ai.search import Adapter, Budget, search
+
+# The AI adapter of each game (the search itself is game-agnostic).
+ADAPTERS: dict[str, Any] = {"sun-tzu": sun_tzu.ADAPTER}
+
+# Iteration budgets, so that a move is reproducible from its seed. Measured (one core, see
+# the commit message and bench notes): medium about 0.1-0.4 s, hard about 0.5-2.5 s a move.
+# The time caps are only a safety net for an overloaded worker.
+MEDIUM = Budget(iterations=300, seconds=2.0)
+HARD = Budget(iterations=1500, seconds=8.0)
+
+Chooser = Callable[[Any, dict[str, Any], str, random.Random, Budget | None], dict | None]
+
+
+def _random(rules: Any, view: dict[str, Any], seat: str, rng: random.Random,
+            budget: Budget | None) -> dict[str, Any] | None:  # fmt: skip
+    """A uniformly random answer to whatever the seat owes (the rules define "random").
+    The rules draw it from a position; any position consistent with the view will do, as
+    a random answer depends only on the seat's own cards and the board. The sample is drawn
+    from its own fixed stream, so ``rng`` gives the same answers as it always did."""
+    stand_in = _adapter(rules).determinize(view, seat, random.Random(0))
+    return rules.random_command(stand_in, seat, rng)
+
+
+def _easy(rules: Any, view: dict[str, Any], seat: str, rng: random.Random,
+          budget: Budget | None) -> dict[str, Any] | None:  # fmt: skip
+    return sun_tzu.easy(rules, view, seat, rng)
+
+
+def _searcher(default: Budget) -> Chooser:
+    def choose(rules: Any, view: dict[str, Any], seat: str, rng: random.Random,
+               budget: Budget | None) -> dict[str, Any] | None:  # fmt: skip
+        adapter = _adapter(rules)
+        if not adapter.searchable(view, seat):
+            return adapter.fallback(adapter.determinize(view, seat, rng), seat, rng)
+        return search(rules, adapter, view, seat, rng, budget or default)
+
+    return choose
+
+
+def _adapter(rules: Any) -> Adapter:
+    try:
+        return ADAPTERS[rules.key]
+    except KeyError:
+        raise ValueError(f"there is no AI for {rules.key!r} beyond the random level") from None
+
+
+LEVELS: dict[str, Chooser] = {
+    "random": _random,
+    "easy": _easy,
+    "medium": _searcher(MEDIUM),
+    "hard": _searcher(HARD),
+}
+
+
+def choose_command(
+    rules: Any,
+    state: Any,
+    seat: str,
+    level: str,
+    rng: random.Random,
+    budget: Budget | None = None,
+) -> dict[str, Any] | None:
+    """The command an AI of ``level`` plays for ``seat`` in ``state``. It is None when the
+    seat owes nothing. An unknown level raises ``ValueError``. ``budget`` overrides the
+    level's thinking budget (search levels only)."""
+    try:
+        chooser = LEVELS[level]
+    except KeyError:
+        known = ", ".join(LEVELS)  # weakest first
+        raise ValueError(f"there is no AI level {level!r}; the levels are: {known}") from None
+    if seat not in rules.pending(state):
+        return None
+    view = rules.view(state, seat)  # the only thing the level ever sees
+    return chooser(rules, view, seat, rng, budget)
+
+
+def move_rng(game_id: str, version: int, seat: str, secret: str | None) -> random.Random:
+    """The AI's random stream for one decision. It is the same every time it is asked, so a
+    task that is delivered again plays the same move.
+
+    The game's secret seed is mixed in. Otherwise an opponent who knows the game id could
+    predict a random AI's choices. After the seed is revealed at the end, anyone can re-derive
+    them. The label keeps this stream separate from the game's own chance
+    (`events.fairness.rng_for`).
+    """
+    material = canonical(
+        {"ai": "move", "game": game_id, "version": version, "seat": seat, "secret": secret or ""}
+    )
+    return random.Random(int.from_bytes(hashlib.sha256(material).digest(), "big"))

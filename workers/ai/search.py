@@ -1,0 +1,214 @@
+"""Information-set MCTS with determinization, for any game of the ``games.base`` protocol.
+
+After Cowling, Powley & Whitehouse (2012), "Information Set Monte Carlo Tree Search".
+The search starts from what the seat sees (its view), never from the true position. Each
+iteration:
+
+1. samples a full position consistent with the view (``adapter.determinize``);
+2. walks down the tree. At each node every seat that owes a decision picks its action
+   from its own statistics (decoupled UCT, Lanctot et al. 2013), all before any of them is
+   applied, so a secret simultaneous choice (Sun Tzu's placement) is never made knowing
+   the other's. A seat's actions depend on its cards, which differ between samples, so
+   each action counts how often it was available and UCB uses that count (the
+   "subset-armed bandit" of the paper);
+3. below the tree, plays on with the adapter's cheap policy until ``adapter.horizon``
+   (Sun Tzu: the end of the current set of rounds) and scores the position with
+   ``adapter.evaluate``, a win probability for the searching seat.
+
+At a simultaneous root the answer is drawn from the mixed strategy the visit counts give
+(after dropping rarely visited actions), so the AI cannot be read; elsewhere the most
+visited action is played. Given the same rng and an iteration budget the result is always
+the same; a time cap makes it anytime (the best answer so far) but no longer reproducible.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from games.base import Command, Rules, RulesError, Seat
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How long to think: ``iterations`` playouts, stopping early after ``seconds``."""
+
+    iterations: int
+    seconds: float | None = None
+
+
+class Adapter(Protocol):
+    """What the search needs to know of one game beyond its rules."""
+
+    def searchable(self, view: dict[str, Any], seat: Seat) -> bool: ...
+    def determinize(self, view: dict[str, Any], seat: Seat, rng: Any) -> Any: ...
+    def candidates(self, state: Any, seat: Seat, rng: Any, root: bool) -> list[Command]: ...
+    def rollout(self, state: Any, seat: Seat, rng: Any) -> Command | None: ...
+    def evaluate(self, state: Any, seat: Seat) -> float: ...
+    def horizon(self, root: Any, state: Any) -> bool: ...
+    def key(self, command: Command) -> Hashable: ...
+    def fallback(self, state: Any, seat: Seat, rng: Any) -> Command | None: ...
+
+
+EXPLORATION = 0.6  # UCB constant for rewards in [0, 1]
+MIXED_FLOOR = 0.3  # at a simultaneous root, actions visited less than this x the most are dropped
+
+
+@dataclass
+class Arm:
+    visits: int = 0
+    total: float = 0.0
+    available: int = 0
+
+
+@dataclass
+class Node:
+    arms: dict[Seat, dict[Hashable, Arm]] = field(default_factory=dict)
+    children: dict[tuple, Node] = field(default_factory=dict)
+
+
+def search(
+    rules: Rules,
+    adapter: Adapter,
+    view: dict[str, Any],
+    seat: Seat,
+    rng: random.Random,
+    budget: Budget,
+    max_depth: int = 2,
+) -> Command:
+    """The command ``seat`` should send, thinking within ``budget``."""
+    first = adapter.determinize(view, seat, rng)
+    mine = _legal_in(rules, first, seat, adapter.candidates(first, seat, rng, root=True))
+    if len(mine) <= 1 or budget.iterations <= 0:
+        return mine[0] if mine else adapter.fallback(first, seat, rng)
+    by_key = {adapter.key(c): c for c in mine}
+    root = Node()
+    started = time.perf_counter()
+    for i in range(budget.iterations):
+        if budget.seconds is not None and i and time.perf_counter() - started > budget.seconds:
+            break
+        state = first if i == 0 else adapter.determinize(view, seat, rng)
+        _iterate(rules, adapter, root, state, seat, mine, rng, max_depth)
+    arms = root.arms[seat]
+    simultaneous = len(root.arms) > 1
+    return by_key[_final(arms, rng, simultaneous)]
+
+
+def _legal_in(rules: Rules, state: Any, seat: Seat, commands: list[Command]) -> list[Command]:
+    out = []
+    for command in commands:
+        try:
+            rules.decide(state, seat, command, random.Random(0))
+        except RulesError:
+            continue
+        out.append(command)
+    return out
+
+
+def _iterate(
+    rules: Rules,
+    adapter: Adapter,
+    root: Node,
+    state: Any,
+    me: Seat,
+    mine: list[Command],
+    rng: random.Random,
+    max_depth: int,
+) -> None:
+    start = state
+    node: Node | None = root
+    path: list[tuple[Arm, Seat]] = []
+    depth = 0
+    while node is not None and not adapter.horizon(start, state) and rules.pending(state):
+        picks = []
+        for seat in rules.pending(state):
+            options = (
+                mine
+                if node is root and seat == me
+                else adapter.candidates(state, seat, rng, root=False)
+            )
+            arms = node.arms.setdefault(seat, {})
+            command, k = _select(adapter, arms, options)
+            picks.append((seat, command, k))
+        # Every simultaneous choice is made above, before any of them is applied.
+        for seat, command, k in picks:
+            state = _apply(rules, adapter, state, seat, command, rng)
+            path.append((node.arms[seat][k], seat))
+        depth += 1
+        joint = tuple((s, k) for s, _, k in picks)
+        child = node.children.get(joint)
+        if child is None and depth < max_depth:
+            node.children[joint] = Node()  # expand one node per iteration
+            node = None
+        else:
+            node = child
+    # Play on with the cheap policy up to the horizon.
+    for _ in range(1000):
+        if adapter.horizon(start, state):
+            break
+        due = rules.pending(state)
+        if not due:
+            break
+        for seat in list(due):
+            if seat in rules.pending(state):
+                command = adapter.rollout(state, seat, rng)
+                state = _apply(rules, adapter, state, seat, command, rng)
+    value = adapter.evaluate(state, me)
+    for arm, seat in path:
+        arm.visits += 1
+        arm.total += value if seat == me else 1.0 - value
+
+
+def _select(
+    adapter: Adapter, arms: dict[Hashable, Arm], options: list[Command]
+) -> tuple[Command, Hashable]:
+    """UCB1 over the actions available now, with availability counts; untried first."""
+    best, best_score = None, -1.0
+    for command in options:
+        k = adapter.key(command)
+        arm = arms.setdefault(k, Arm())
+        arm.available += 1
+        if arm.visits == 0:
+            score = math.inf
+        else:
+            score = arm.total / arm.visits + EXPLORATION * math.sqrt(
+                math.log(arm.available) / arm.visits
+            )
+        if score > best_score:
+            best, best_score = (command, k), score
+    assert best is not None
+    return best
+
+
+def _apply(
+    rules: Rules, adapter: Adapter, state: Any, seat: Seat, command: Command | None, rng: Any
+) -> Any:
+    """Play ``command``; a command a sampled position refuses is replaced by the rules'
+    random one (a sample can hold a guess the guessing policy did not foresee)."""
+    try:
+        events = rules.decide(state, seat, command, rng)
+    except RulesError:
+        events = rules.decide(state, seat, rules.random_command(state, seat, rng), rng)
+    return rules.fold(events, state)
+
+
+def _final(arms: dict[Hashable, Arm], rng: random.Random, simultaneous: bool) -> Hashable:
+    ranked = sorted(arms.items(), key=lambda ka: (-ka[1].visits, -_mean(ka[1])))
+    if not simultaneous:
+        return ranked[0][0]
+    top = ranked[0][1].visits
+    kept = [(k, a.visits) for k, a in ranked if a.visits >= MIXED_FLOOR * top]
+    pick = rng.random() * sum(v for _, v in kept)
+    for k, v in kept:
+        pick -= v
+        if pick < 0:
+            return k
+    return kept[-1][0]
+
+
+def _mean(arm: Arm) -> float:
+    return arm.total / arm.visits if arm.visits else 0.0

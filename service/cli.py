@@ -2,6 +2,8 @@
 
     bingfa selfplay [--game sun-tzu] [-n 1000] [--seed 1] [--variant standard] [--events]
                     [--blue random] [--red random]
+    bingfa tournament [--levels random,easy,medium,hard] [--games 20] [--jobs N] [--seed 1]
+                      [--variant standard] [--events]     (AI levels against each other)
     bingfa rebuild [--partitions 16]     (REDIS_URL: the event store's Redis)
     bingfa up [--data ./data] [--port 8000]   (every Procfile process; Ctrl-C stops them)
 
@@ -97,6 +99,28 @@ def selfplay(args: argparse.Namespace, console: Console) -> int:
         ends.add_row(reason, str(count), f"{count / n:.1%}")
     console.print(ends)
     console.print(f"average length: {rounds / n:.2f} rounds, {length / n:.1f} events")
+    return 0
+
+
+def tournament(args: argparse.Namespace, console: Console) -> int:
+    from workers import ai  # the AI levels load only for this command
+    from workers import tournament as tourney
+
+    levels = [level.strip() for level in args.levels.split(",")] if args.levels else list(ai.LEVELS)
+    if unknown := [level for level in levels if level not in ai.LEVELS]:
+        console.print(f"[red]no AI level {', '.join(unknown)}; the levels: {', '.join(ai.LEVELS)}")
+        return 2
+    options = {"variant": args.variant, "events": args.events}
+    matches = tourney.schedule(tourney.all_pairings(levels), args.games, args.seed)
+    jobs = args.jobs or os.cpu_count() or 1
+    results = tourney.run(matches, options, jobs=jobs, console=console)
+    events = "events on" if args.events else "events off"
+    console.print(
+        f"{len(results)} games ({args.games} per pairing, seats alternated), {args.variant}, "
+        f"{events}, seed {args.seed}",
+        soft_wrap=True,
+    )
+    tourney.report(results, list(dict.fromkeys(levels)), console, jobs)
     return 0
 
 
@@ -411,6 +435,13 @@ def parser() -> argparse.ArgumentParser:
     sp.add_argument("--events", action=argparse.BooleanOptionalAction, default=True)
     sp.add_argument("--blue", default="random", help="policy for the first seat")
     sp.add_argument("--red", default="random", help="policy for the second seat")
+    tp = sub.add_parser("tournament", help="play AI levels against each other, with statistics")
+    tp.add_argument("--levels", help="comma-separated AI levels (default: all of them)")
+    tp.add_argument("-n", "--games", type=int, default=20, help="games per pairing (20)")
+    tp.add_argument("--jobs", type=int, help="processes (default: one per core)")
+    tp.add_argument("--seed", type=int, default=1)
+    tp.add_argument("--variant", default="standard", choices=["standard", "beginner"])
+    tp.add_argument("--events", action=argparse.BooleanOptionalAction, default=True)
     rb = sub.add_parser("rebuild", help="delete every read model and rebuild it from the streams")
     rb.add_argument(
         "--partitions", type=int, help="partitions of the event store (BINGFA_PARTITIONS, 16)"
@@ -427,6 +458,8 @@ def main(argv: list[str] | None = None) -> int:
     console = Console()
     if args.command == "selfplay":
         return selfplay(args, console)
+    if args.command == "tournament":
+        return tournament(args, console)
     if args.command == "rebuild":
         return rebuild(args, console)
     if args.command == "up":

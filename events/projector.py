@@ -38,8 +38,17 @@ class LoadedGame:
 
     @property
     def seats(self) -> dict[str, str]:
-        """Seat → "human" or "ai:<level>", as created."""
+        """Seat → "human" or "ai:<level>": as created, or the AI a player handed it to."""
+        return {**self.created.get("seats", {}), **self.meta.get("handed", {})}
+
+    @property
+    def created_seats(self) -> dict[str, str]:
+        """Seat → kind as the game was created (whose game it is, whoever plays it now)."""
         return dict(self.created.get("seats", {}))
+
+    @property
+    def rated(self) -> bool:
+        return bool(self.created.get("rated", False))
 
     @property
     def joined(self) -> dict[str, dict[str, Any]]:
@@ -98,6 +107,9 @@ def apply(game: LoadedGame, envelopes: Iterable[Envelope]) -> LoadedGame:
                 meta["joined"] = joined
             elif env.type == "seed_revealed":
                 meta["revealed"] = dict(env.payload)
+            elif env.type == "seat_handed_to_ai":
+                handed = {env.payload["seat"]: "ai:" + env.payload["level"]}
+                meta["handed"] = {**meta.get("handed", {}), **handed}
         else:
             meta["dealt"] = True
             state = rules.evolve(state, env.event())

@@ -78,9 +78,10 @@ def players_of(game: LoadedGame) -> dict[str, list[str]]:
     and such a key would hold every game with that AI in it.
     """
     out: dict[str, list[str]] = {}
-    for seat in game.seats:
+    created = game.created_seats  # a seat handed to the AI stays its player's game
+    for seat in created:
         joined = game.joined.get(seat)
-        if joined is None or game.seats[seat] != "human":
+        if joined is None or created[seat] != "human":
             continue
         player = joined.get("player")
         if isinstance(player, str) and player:

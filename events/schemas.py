@@ -20,7 +20,10 @@ SYSTEM_FIELDS: dict[str, dict[str, str]] = {
         "options": "dict",
         "seats": "dict",
         "seed_sha256": "str",
+        "~rated": "bool",  # absent in games made before ratings: unrated
     },
+    # A player hands their seat to the AI for the rest of the game.
+    "seat_handed_to_ai": {"seat": "str", "level": "str"},
     # A seat is taken; ``nonce_sha256`` commits to the seat's own nonce, revealed at the end.
     "seat_joined": {"seat": "str", "player": "str?", "nonce_sha256": "str?"},
     # The last event: the seed and the nonces, so anyone can re-derive every shuffle.

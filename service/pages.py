@@ -15,10 +15,24 @@ from service.usecases import NotFound
 
 bp = Blueprint("pages", __name__, template_folder="templates")
 
+LEVEL_LABELS = {
+    "random": "Random (plays any legal move)",
+    "easy": "Easy (looks one step ahead)",
+    "medium": "Medium (searches; about half a second a move)",
+    "hard": "Hard (searches deeper; up to a few seconds a move)",
+}
+
+
+def levels() -> list[tuple[str, str]]:
+    """(level, label) for every AI level the service offers, weakest first."""
+    offered = current_app.extensions["bingfa"].ai_levels or LEVEL_LABELS
+    known = [lv for lv in LEVEL_LABELS if lv in offered]
+    return [(lv, LEVEL_LABELS.get(lv, lv)) for lv in known + sorted(set(offered) - set(known))]
+
 
 @bp.route("/")
 def home():
-    return render_template("home.html")
+    return render_template("home.html", levels=levels())
 
 
 @bp.route("/g/<game_id>")
@@ -32,7 +46,7 @@ def game(game_id: str, seat: str | None = None):
         seats = " and ".join(loaded.seats)
         what = f"This game has no seat called {seat}; its seats are {seats}."
         return render_template("missing.html", what=what), 404
-    return render_template("game.html", game_id=game_id, seat=seat or "")
+    return render_template("game.html", game_id=game_id, seat=seat or "", levels=levels())
 
 
 def register_pages(app: Flask) -> None:

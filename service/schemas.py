@@ -16,6 +16,9 @@ class CreateGame(Schema):
         load_default=lambda: {"blue": "human", "red": "human"},
         metadata={"description": 'each seat: "human" or "ai:<level>"'},
     )
+    rated = fields.Boolean(
+        load_default=False, metadata={"description": "rated games give no hints"}
+    )
 
 
 class SeatLink(Schema):
@@ -70,6 +73,7 @@ class GameView(Schema):
     pending = fields.Dict(keys=fields.String(), values=fields.String())
     outcome = fields.Dict(allow_none=True)
     view = fields.Dict(allow_none=True)
+    rated = fields.Boolean(metadata={"description": "rated games give no hints"})
 
 
 class EventsQuery(Schema):
@@ -82,3 +86,13 @@ class EventList(Schema):
     outcome = fields.Dict(
         allow_none=True, metadata={"description": "set once the game is over: events are whole"}
     )
+
+
+class HandToAi(Schema):
+    level = fields.String(required=True, metadata={"example": "medium"})
+
+
+class Hint(Schema):
+    version = fields.Integer(metadata={"description": "the position the hint is for"})
+    command = fields.Dict(metadata={"description": "the command the AI would send"})
+    level = fields.String()

@@ -24,6 +24,7 @@ from games.base import RulesError
 
 SNAPSHOT_EVERY = 64  # events between snapshots of a running game (and one at the end)
 MAX_NONCE_LENGTH = 200
+HINT_LEVEL = "medium"  # strong enough to teach, quick enough to answer at once
 
 
 class NotFound(LookupError):
@@ -62,6 +63,7 @@ class Bingfa:
         options: Mapping[str, Any] | None,
         seats: Mapping[str, str],
         access: Mapping[str, str] | None = None,
+        rated: bool = False,
     ) -> str:
         """A new game; ``seats`` maps every seat to ``human`` or ``ai:<level>``. AI seats
         are taken at once; the cards are dealt when the last seat is taken. ``access``
@@ -77,9 +79,10 @@ class Bingfa:
             if kind != "human" and not (isinstance(kind, str) and kind.startswith("ai:")):
                 raise RulesError(f"seat {seat} is for a human or an ai:<level>, not {kind!r}")
             level = kind[3:] if kind != "human" else None
-            if level is not None and self.ai_levels is not None and level not in self.ai_levels:
-                known = ", ".join(sorted(self.ai_levels))
-                raise RulesError(f"there is no AI level {level!r}; the levels are: {known}")
+            if level is not None:
+                self._check_level(level)
+        if rated and any(kind != "human" for kind in seats.values()):
+            raise RulesError("games against the AI are not rated")
         game_id = self.token(9)
         seed = self.token(32)
         self.store.put_secret(game_id, json.dumps({"seed": seed, "nonces": {}}))
@@ -94,6 +97,8 @@ class Bingfa:
             "seats": dict(seats),
             "seed_sha256": commitment(seed),
         }
+        if rated:
+            created["rated"] = True
         self.store.append(game_id, 0, [created])
         for seat, kind in seats.items():
             if kind != "human":
@@ -191,6 +196,46 @@ class Bingfa:
         if seen[0] != fingerprint:
             raise IdempotencyConflict(game_id, key or "")
         return Submitted(seen[1], duplicate=True)
+
+    # -- the AI on demand ----------------------------------------------------------------
+    def hand_to_ai(self, game_id: str, seat: str, level: str) -> int:
+        """The seat's player leaves the rest of the game to the AI at ``level``."""
+        self._check_level(level)
+        game = self._load(game_id)
+        if seat not in game.seats:
+            raise NotFound(f"there is no seat {seat!r}; the seats are " + ", ".join(game.seats))
+        if game.outcome is not None:
+            raise RulesError("the game is over")
+        if seat not in game.joined:
+            raise RulesError(f"the {seat} seat has not been taken yet")
+        if game.seats[seat] != "human":
+            raise RulesError(f"the {seat} seat is already played by the AI")
+        if game.rated:  # the AI would play a rated game for its player: resign instead
+            raise Forbidden("a rated game cannot be handed to the AI; you can resign")
+        event = {"type": "seat_handed_to_ai", "visible_to": "all", "seat": seat, "level": level}
+        version = self.store.append(game_id, game.version, [event], actor=seat)
+        self._after(game, [event])
+        return version
+
+    def hint(self, game_id: str, seat: str) -> tuple[int, dict[str, Any]]:
+        """(version, the AI's suggestion for ``seat``), judged from the seat's own view.
+        Only in unrated games; asking again at the same position gives the same answer."""
+        from workers import ai  # the AI's search is pure; only hints need it here
+
+        game = self._load(game_id)
+        if game.rated:
+            raise Forbidden("hints are for unrated games only")
+        if seat not in game.pending:
+            raise RulesError("you have no decision to make now, so there is nothing to hint")
+        secret = json.dumps(self._secret(game))
+        rng = ai.move_rng(game_id, game.version, f"{seat}:hint", secret)
+        command = ai.choose_command(game.rules, game.state, seat, HINT_LEVEL, rng)
+        return game.version, command
+
+    def _check_level(self, level: str) -> None:
+        if self.ai_levels is not None and level not in self.ai_levels:
+            known = ", ".join(sorted(self.ai_levels))
+            raise RulesError(f"there is no AI level {level!r}; the levels are: {known}")
 
     # -- helpers -------------------------------------------------------------------------
     def _load(self, game_id: str) -> LoadedGame:

@@ -14,7 +14,7 @@ from events.envelope import Envelope
 from service import access, schemas
 from service.problems import Unauthorized, problem_abort
 from service.security import limit_writes
-from service.usecases import Bingfa
+from service.usecases import HINT_LEVEL, Bingfa
 
 blp = Blueprint("games", __name__, url_prefix="/api/games", description="Games and moves")
 
@@ -69,6 +69,7 @@ def create_game(body):
         body["options"],
         body["seats"],
         access={seat: access.token_hash(t) for seat, t in tokens.items()},
+        rated=body["rated"],
     )
     seats = {}
     for seat, kind in body["seats"].items():
@@ -109,6 +110,7 @@ def view(game_id):
         "pending": game.pending,
         "outcome": game.outcome,
         "view": rules.view(game.state, seat) if game.dealt else None,
+        "rated": game.rated,
     }
     return body, 200, {"ETag": f'"{game.version}"'}
 
@@ -146,6 +148,30 @@ def submit(body, game_id):
         "events": shown,
         "outcome": game.outcome,
     }
+
+
+@blp.route("/<game_id>/ai", methods=["POST"])
+@limit_writes
+@blp.arguments(schemas.HandToAi())
+@blp.response(200, schemas.Version)
+def hand_to_ai(body, game_id):
+    """Let the AI play your seat for the rest of the game (not in rated games)."""
+    seat = caller_seat(game_id)
+    if seat is None:
+        raise Unauthorized("handing a seat to the AI needs its token: Authorization: Bearer")
+    return {"version": bingfa().hand_to_ai(game_id, seat, body["level"])}
+
+
+@blp.route("/<game_id>/hint")
+@limit_writes  # a hint runs a search: counted like a write
+@blp.response(200, schemas.Hint)
+def hint(game_id):
+    """The AI's suggestion for your decision, from what your seat knows (unrated games)."""
+    seat = caller_seat(game_id)
+    if seat is None:
+        raise Unauthorized("a hint is for a seat: Authorization: Bearer <token>")
+    version, command = bingfa().hint(game_id, seat)
+    return {"version": version, "command": command, "level": HINT_LEVEL}
 
 
 def _version_of(etag: str) -> int:

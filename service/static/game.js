@@ -2,6 +2,7 @@
 import { ApiError, api, cap, clear, copyText, el, getInvite, getToken, newKey, other, setInvite, setToken } from "./api.js";
 import { cardNode, renderEventCard, renderOutcome, renderPlayers, renderProvinces, renderStatus, renderTrack } from "./board.js";
 import { handNodes, placementKey, renderDecision, renderReinforce, slotFor, turnText } from "./decisions.js";
+import { hintText } from "./hint.js";
 import { describe } from "./log.js";
 
 const root = document.getElementById("game");
@@ -18,6 +19,7 @@ let source = null;
 let refreshing = null; // the refresh under way, so callers can wait for it
 let again = false;
 let sending = false;
+let hintFor = null; // the version the hint shown was given for
 
 function showError(message) {
   $("error").textContent = message || "";
@@ -95,15 +97,21 @@ function listen() {
   source.addEventListener("game", () => setTimeout(refresh, 30));
 }
 
+// A seat handed to the computer is still this browser's, but no longer its to play.
+function handed() {
+  return !!(me && game?.seats[me]?.kind?.startsWith("ai:"));
+}
+
 function myTurn() {
-  return !!(me && game && !game.outcome && game.pending[me]);
+  return !!(me && game && !game.outcome && game.pending[me] && !handed());
 }
 
 function placing() {
   return myTurn() && game.view?.decision?.kind === "place";
 }
 
-const ctx = () => ({ view: game.view, me, ui, send, say: showError, rerender: render });
+const shownView = () => (handed() && game.view ? { ...game.view, decision: null } : game.view);
+const ctx = () => ({ view: shownView(), me, ui, send, say: showError, rerender: render });
 
 async function send(command) {
   if (sending) return;
@@ -152,14 +160,16 @@ function part(name, inputs, draw) {
 
 function render(focusKey) {
   const focused = document.activeElement?.dataset?.focus;
-  const view = game.view;
+  const view = shownView();
   root.dataset.version = game.version;
   root.dataset.round = view ? view.round : 0;
   root.dataset.over = game.outcome ? "yes" : "no";
   root.classList.toggle("placing", placing());
   const turn = myTurn();
   const mine = placing() ? ui : null; // the choices being made are part of what is shown
-  $("banner").textContent = turnText(game, me);
+  $("banner").textContent = handed()
+    ? `The computer (${game.seats[me].kind.slice(3)}) plays your seat. ${turnText(game, null)}`
+    : turnText(game, me);
   $("banner").classList.toggle("turn", turn);
   document.title = `${turn ? "● Your turn — " : ""}Sun Tzu ${gameId} — Bingfa`;
   part("outcome", [game.outcome], () => renderOutcome($("outcome"), game.outcome, me));
@@ -176,6 +186,9 @@ function render(focusKey) {
   part("hand", [view?.players[me]?.hand, mine], () => renderHand(view));
   part("decision", [view?.decision, game.pending[me], ui], () => renderDecision($("decision"), ctx()));
   $("more").hidden = !(me && view && !game.outcome);
+  $("hint-box").hidden = !(turn && !game.rated);
+  if (hintFor !== null && hintFor !== game.version) { $("hint-text").hidden = true; hintFor = null; }
+  $("handover-box").hidden = !(me && game.seats[me]?.kind === "human" && !game.rated && !game.outcome);
   if (!$("more").hidden) part("reinforce", [view.players[me]], () => renderReinforce($("reinforce-box"), ctx()));
   if (game.outcome && source) { source.close(); source = null; }
   const lost = !document.activeElement || document.activeElement === document.body;
@@ -198,6 +211,28 @@ document.addEventListener("keydown", (event) => {
 });
 $("resign").addEventListener("click", () => {
   if (window.confirm("Resign this game? Your opponent wins.")) send({ type: "resign" });
+});
+$("hint").addEventListener("click", async () => {
+  showError("");
+  try {
+    const hint = await api(`${base}/hint`, { token });
+    hintFor = hint.version;
+    $("hint-text").textContent = `Hint (${hint.level}): ${hintText(hint.command)}`;
+    $("hint-text").hidden = false;
+  } catch (e) {
+    showError(e.message);
+  }
+});
+$("handover").addEventListener("click", async () => {
+  const level = $("handover-level").value;
+  if (!window.confirm(`Let the computer (${level}) play the rest of this game for you? You cannot take the seat back.`)) return;
+  showError("");
+  try {
+    await api(`${base}/ai`, { method: "POST", token, body: { level } });
+  } catch (e) {
+    showError(e.message);
+  }
+  await refresh();
 });
 $("invite-box-copy").addEventListener("click", () => copyText($("invite-box-link"), $("invite-box-status")));
 document.addEventListener("visibilitychange", () => { if (!document.hidden) refresh(); });

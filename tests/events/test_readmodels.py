@@ -458,10 +458,16 @@ def test_projector_process_killed_mid_stream_and_restarted_completes_the_models(
     log = tmp_path / "projector.log"
     errors = []
 
+    killed = threading.Event()
+
     def write():
+        # Games go on being written until the first projector has been killed and the
+        # second started (at least 3 rounds, at most 300: however fast the write path is).
         try:
             rng = random.Random(8)
-            for _ in range(3):
+            for n in range(300):
+                if n >= 3 and killed.is_set():
+                    break
                 populate(bingfa, rng)
         except Exception as error:  # pragma: no cover - reported below
             errors.append(error)
@@ -482,6 +488,7 @@ def test_projector_process_killed_mid_stream_and_restarted_completes_the_models(
         assert orphaned > 0
         time.sleep(0.3)  # writes go on with no projector
         second = start_process(redis_url, log)
+        killed.set()
         try:
             writer.join(60)
             assert not writer.is_alive() and errors == []

@@ -319,3 +319,70 @@ def test_the_api_docs_page_lists_every_operation(client):
                       "POST /api/games/{game_id}/commands", "GET /api/me/games"):  # fmt: skip
         assert operation in text
     assert "Authorization: Bearer" in text
+
+
+def test_a_player_hands_their_seat_to_the_ai(app, client):
+    queued = []
+    app.extensions["bingfa"].on_appended = lambda game, events: queued.append(
+        [s for s in game.pending if game.seats[s].startswith("ai:")]
+    )
+    game_id, tokens = started(client)
+    before = app.extensions["bingfa"].store.version(game_id)
+    for body, status, words in [
+        ({"level": "genius"}, 422, "no AI level 'genius'"),
+        ({}, 422, "level"),
+    ]:
+        response = client.post(f"/api/games/{game_id}/ai", json=body, headers=auth(tokens["red"]))
+        assert_problem(response, status, words)
+    assert_problem(client.post(f"/api/games/{game_id}/ai", json={"level": "easy"}), 401, "token")
+    assert app.extensions["bingfa"].store.version(game_id) == before  # refusals wrote nothing
+
+    handed = client.post(f"/api/games/{game_id}/ai", json={"level": "easy"},
+                         headers=auth(tokens["red"]))  # fmt: skip
+    assert handed.status_code == 200 and handed.json["version"] == before + 1
+    assert queued[-1] == ["red"]  # the AI owes red's Warlord choice: queued at once
+    view = client.get(f"/api/games/{game_id}", headers=auth(tokens["red"])).json
+    assert view["seats"]["red"]["kind"] == "ai:easy"
+    again = client.post(f"/api/games/{game_id}/ai", json={"level": "hard"},
+                        headers=auth(tokens["red"]))  # fmt: skip
+    assert_problem(again, 422, "already played by the AI")
+    # The player still finds the game among theirs.
+    mine = client.get("/api/me/games").json["games"]
+    assert [g["game"] for g in mine] == [game_id]
+
+
+def test_a_hint_comes_from_the_seats_own_view_and_only_when_it_has_a_decision(app, client):
+    game_id, tokens = started(client)
+    bingfa = app.extensions["bingfa"]
+    response = client.get(f"/api/games/{game_id}/hint", headers=auth(tokens["blue"]))
+    assert response.status_code == 200, response.json
+    hint = response.json
+    assert hint["version"] == bingfa.store.version(game_id) and hint["level"]
+    assert hint["command"]["type"] == "choose_warlord"
+    game = bingfa.load(game_id)
+    game.rules.decide(game.state, "blue", hint["command"], random.Random(0))  # legal
+    # The same position gives the same hint; nothing was written.
+    again = client.get(f"/api/games/{game_id}/hint", headers=auth(tokens["blue"])).json
+    assert again == hint and bingfa.store.version(game_id) == hint["version"]
+    assert_problem(client.get(f"/api/games/{game_id}/hint"), 401, "seat")
+    client.post(f"/api/games/{game_id}/commands", json={"command": hint["command"]},
+                headers=auth(tokens["blue"]))  # fmt: skip
+    owes_nothing = client.get(f"/api/games/{game_id}/hint", headers=auth(tokens["blue"]))
+    assert_problem(owes_nothing, 422, "no decision to make now")
+
+
+def test_rated_games_give_no_hints_cannot_be_handed_over_and_have_no_ai_seats(client):
+    created = client.post("/api/games", json={"rated": True}).json
+    game_id = created["game_id"]
+    tokens = {seat: link["token"] for seat, link in created["seats"].items()}
+    for token in tokens.values():
+        client.post(f"/api/games/{game_id}/join", json={}, headers=auth(token))
+    assert client.get(f"/api/games/{game_id}").json["rated"] is True
+    hint = client.get(f"/api/games/{game_id}/hint", headers=auth(tokens["blue"]))
+    assert_problem(hint, 403, "hints are for unrated games only")
+    handed = client.post(f"/api/games/{game_id}/ai", json={"level": "easy"},
+                         headers=auth(tokens["blue"]))  # fmt: skip
+    assert_problem(handed, 403, "rated game cannot be handed")
+    seats = {"blue": "human", "red": "ai:easy"}
+    vs_ai = client.post("/api/games", json={"rated": True, "seats": seats})
+    assert_problem(vs_ai, 422, "games against the AI are not rated")

@@ -247,7 +247,9 @@ def wilson(score: float, n: int, z: float = Z95) -> tuple[float, float]:
     z2 = z * z
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
     half = z / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    lo = 0.0 if score <= 0 else max(0.0, centre - half)  # exact ends, not rounding errors
+    hi = 1.0 if score >= n else min(1.0, centre + half)
+    return (lo, hi)
 
 
 def elo_difference(p: float, n: int | None = None) -> float:
@@ -442,8 +444,15 @@ def think_table(times: Mapping[str, list[float]]) -> Table:
     return table
 
 
-def report(results: Sequence[Result], levels: Sequence[str], console: Console, jobs: int) -> None:
-    """Print the crosstable, the win rates with their intervals, the Elo fit, think times."""
+def report(
+    results: Sequence[Result],
+    levels: Sequence[str],
+    console: Console,
+    jobs: int,
+    think: bool = True,
+) -> None:
+    """Print the crosstable, the win rates with their intervals, the Elo fit and (``think``)
+    the seconds per decision."""
     tallies = tally(results)
     console.print("Score of the row level against the column level (draws count half), "
                   "95% Wilson interval below:", soft_wrap=True)  # fmt: skip
@@ -456,6 +465,8 @@ def report(results: Sequence[Result], levels: Sequence[str], console: Console, j
         elo, anchor = bradley_terry(tallies.values())
         console.print(f"Elo, a Bradley–Terry fit to every game, anchored at {anchor} = 0:")
         console.print(elo_table(elo))
+    if not think:
+        return
     where = "one process" if jobs == 1 else f"{jobs} processes at once, slower if cores are short"
     console.print(f"Seconds per decision ({where}):", soft_wrap=True)
     console.print(think_table(think_times(results)))

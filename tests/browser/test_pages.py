@@ -367,3 +367,26 @@ def test_scripts_never_write_html():
         for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval("):
             assert sink not in text, f"{script.name} uses {sink}"
     assert json.dumps  # the pages take their data from the JSON API only
+
+
+def test_a_hint_then_the_seat_handed_to_the_computer(server, watch, shot):
+    created = create(server, {"blue": "human", "red": "ai:random"})
+    game_id = created["game_id"]
+    page = watch().page
+    page.goto(server.url + created["seats"]["blue"]["invite"])
+    until(lambda: kind(page) == "choose_warlord", 20, "the Warlord choice")
+    page.click("#more summary")
+    page.click("#hint")
+    hint = page.locator("#hint-text")
+    until(lambda: hint.is_visible(), 20, "the hint")
+    assert re.fullmatch(r"Hint \(\w+\): Choose .+\.", hint.inner_text()), hint.inner_text()
+    shot(page, "hint")
+
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.select_option("#handover-level", "random")
+    page.click("#handover")
+    until(lambda: over(page), 60, "the computer to play blue's game to its end")
+    assert server.bingfa.load(game_id).seats["blue"] == "ai:random"
+    lines = log_lines(page)
+    assert "You handed the blue seat to the computer (random) for the rest of the game." in lines
+    assert kind(page) == "" and page.locator("#handover-box").is_hidden()

@@ -11,6 +11,7 @@ Keys, per partition N (the game's own partition, see ``events.redis_store``):
     rm:{pN}:finished         zset  game id, scored by finish time (epoch milliseconds)
     rm:{pN}:finished:info    hash  game id -> finished entry (JSON)
     rm:{pN}:pos              hash  game id -> the stream version the entries were made at
+    rm:{pN}:ai_owed          zset  game id, scored by when an AI seat began to owe a move
 
 Every key of a game's update carries the game's hash tag ``{pN}``, so the entries and the
 position are written in ONE MULTI/EXEC on one slot (Redis Cluster safe), and a reader
@@ -49,6 +50,7 @@ class GameEntries:
     lobby: dict[str, Any] | None = None  # None: no open seat, not in the lobby
     players: dict[str, dict[str, Any]] = field(default_factory=dict)  # player -> entry
     finished: dict[str, Any] | None = None  # None: still running
+    ai_owed_since: int | None = None  # epoch ms since an AI seat owes a move (None: none)
 
 
 def lobby_order(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -141,7 +143,9 @@ def entries_for(game: LoadedGame, created_at: str, last_at: str) -> GameEntries:
             "finished_at": last_at,
             "players": {s: (game.joined.get(s) or {}).get("player") for s in game.seats},
         }
-    return GameEntries(game.game_id, game.version, lobby, players, finished)
+    owed = outcome is None and any(game.seats.get(s, "").startswith("ai:") for s in pending)
+    ai_owed_since = epoch_ms(last_at) if owed and last_at else None
+    return GameEntries(game.game_id, game.version, lobby, players, finished, ai_owed_since)
 
 
 def entries_from_envelopes(
@@ -183,6 +187,10 @@ class Keys:
     @property
     def pos(self) -> str:
         return f"{self.tag}:pos"
+
+    @property
+    def ai_owed(self) -> str:
+        return f"{self.tag}:ai_owed"
 
     def player(self, player: str) -> str:
         return f"{self.tag}:player:{player}"
@@ -246,6 +254,10 @@ class ReadModels:
                         score = epoch_ms(entries.finished["finished_at"])
                         pipe.zadd(k.finished, {game_id: score})
                         pipe.hset(k.finished_info, game_id, _json(entries.finished))
+                    if entries.ai_owed_since is None:
+                        pipe.zrem(k.ai_owed, game_id)
+                    else:
+                        pipe.zadd(k.ai_owed, {game_id: entries.ai_owed_since})
                     pipe.hset(k.pos, game_id, entries.version)
                     pipe.execute()
                     return True
@@ -302,6 +314,14 @@ class ReadModels:
         for _, game_id, p in ranked:
             pipe.hget(Keys(p).finished_info, game_id)
         return [_decode(raw) for raw in pipe.execute() if raw is not None]
+
+    def ai_owed_before(self, cutoff_ms: int, limit: int = 1000) -> list[str]:
+        """Games in which an AI seat has owed a move since before ``cutoff_ms`` (epoch
+        ms), longest waiting first: the moves whose task was lost, for the sweep."""
+        found = self._all(lambda k: k.ai_owed, "zrangebyscore", "-inf", cutoff_ms, 0, limit,
+                          True)  # fmt: skip
+        ranked = sorted((score, member.decode()) for rows in found for member, score in rows)
+        return [game_id for _, game_id in ranked[:limit]]
 
     # -- throwing away and rebuilding ---------------------------------------------------
     def delete_all(self) -> int:

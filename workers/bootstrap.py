@@ -39,9 +39,9 @@ def build(environ: Any, celery: Any = None) -> Bingfa:
             "REDIS_URL is not set: a worker needs the event store's Redis "
             "(for example redis://127.0.0.1:6379/0)"
         )
-    return Bingfa(
-        RedisEventStore(connect(url)), on_appended=partial(enqueue_ai_moves, celery=celery)
-    )
+    partitions = int(environ.get("BINGFA_PARTITIONS", 16))  # the web's, or games go astray
+    store = RedisEventStore(connect(url), partitions=partitions)
+    return Bingfa(store, on_appended=partial(enqueue_ai_moves, celery=celery))
 
 
 def use(instance: Bingfa) -> None:

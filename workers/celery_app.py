@@ -27,6 +27,8 @@ from kombu import Queue
 AI_QUEUE = "ai"
 ANALYSIS_QUEUE = "analysis"
 PLAY_AI_MOVE = "bingfa.play_ai_move"  # the task's stable name (messages carry it)
+SWEEP_AI_MOVES = "bingfa.sweep_ai_moves"
+SWEEP_EVERY = 30.0  # seconds between beat's sweeps for AI moves whose task was lost
 
 DEFAULT_BROKER = "redis://127.0.0.1:6379/0"
 DEFAULT_VISIBILITY_TIMEOUT = 60
@@ -69,7 +71,14 @@ def make_celery(config: Mapping[str, Any] | None = None) -> Celery:
         accept_content=["json"],
         task_queues=(Queue(AI_QUEUE), Queue(ANALYSIS_QUEUE)),
         task_default_queue=AI_QUEUE,
-        task_routes={PLAY_AI_MOVE: {"queue": AI_QUEUE}},
+        task_routes={PLAY_AI_MOVE: {"queue": AI_QUEUE}, SWEEP_AI_MOVES: {"queue": AI_QUEUE}},
+        beat_schedule={
+            "sweep-ai-moves": {
+                "task": SWEEP_AI_MOVES,
+                "schedule": SWEEP_EVERY,
+                "options": {"expires": SWEEP_EVERY},  # a backlog of sweeps is one sweep
+            }
+        },
         task_annotations={
             PLAY_AI_MOVE: {"soft_time_limit": AI_SOFT_TIME_LIMIT, "time_limit": AI_TIME_LIMIT}
         },

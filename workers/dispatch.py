@@ -48,3 +48,23 @@ def enqueue_ai_moves(
     for seat in seats:
         celery.send_task(PLAY_AI_MOVE, args=(game.game_id, game.version, seat), queue=AI_QUEUE)
     return seats
+
+
+STALE_MS = 60_000  # an AI move owed this long has lost its task (a hard move takes seconds)
+
+
+def sweep_owed_ai_moves(
+    bingfa: Any, models: Any, now_ms: int, stale_ms: int = STALE_MS, celery: Any = None
+) -> list[tuple[str, str]]:
+    """Queue again the moves that AI seats have owed for more than ``stale_ms``: their
+    task was lost (a broker that was down when the move before was stored, a queue that
+    was flushed). Run by beat; a move queued twice is still played once (the task checks
+    the version and carries an idempotency key). Returns (game, seat) queued."""
+    queued = []
+    for game_id in models.ai_owed_before(now_ms - stale_ms):
+        try:
+            game = bingfa.load(game_id)
+        except LookupError:  # gone since the read model was written
+            continue
+        queued += [(game_id, seat) for seat in enqueue_ai_moves(game, celery=celery)]
+    return queued

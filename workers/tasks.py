@@ -21,11 +21,12 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from events.projector import load
+from events.readmodels import ReadModels
 from events.store import ConcurrencyError, UnknownGame
 from service.usecases import Bingfa
 from workers import ai, bootstrap
-from workers.celery_app import PLAY_AI_MOVE
-from workers.dispatch import ai_level
+from workers.celery_app import PLAY_AI_MOVE, SWEEP_AI_MOVES
+from workers.dispatch import ai_level, sweep_owed_ai_moves
 
 log = logging.getLogger(__name__)
 
@@ -81,3 +82,14 @@ def take_ai_turn(bingfa: Bingfa, game_id: str, expected_version: int, seat: str)
     if done.duplicate:
         return ALREADY_MOVED
     return f"{seat} played {command.get('type')} at version {expected_version}"
+
+
+@shared_task(name=SWEEP_AI_MOVES, bind=True, ignore_result=True)
+def sweep_ai_moves(self) -> int:
+    """Beat's sweep: queue again the AI moves whose task was lost. How many were queued."""
+    bingfa = bootstrap.bingfa(self.app)
+    models = ReadModels(bingfa.store.redis, bingfa.store.partitions)
+    queued = sweep_owed_ai_moves(bingfa, models, int(time.time() * 1000), celery=self.app)
+    if queued:
+        log.warning("AI moves queued again after their task was lost: %s", queued)
+    return len(queued)

@@ -203,3 +203,44 @@ def test_two_ai_seats_play_a_whole_game_through_the_queue(app, celery):
     assert all(s.startswith(("blue played", "red played")) for s in played)
     commands = [e for e in app.store.read(game_id) if e.actor in ("blue", "red")]
     assert len(played) > 10 and commands
+
+
+def test_beat_sweeps_up_an_ai_move_whose_task_was_lost(redis_client, celery):
+    from events.readmodels import ReadModels, epoch_ms
+    from events.redis_store import RedisEventStore
+    from workers.dispatch import STALE_MS, sweep_owed_ai_moves
+    from workers.tasks import take_ai_turn
+
+    store = RedisEventStore(redis_client, partitions=4)
+    models = ReadModels(redis_client, 4)
+    lost = Bingfa(store)  # no on_appended: the AI's task is lost
+    game_id = started(lost)
+    models.project(store, game_id)
+    game = lost.load(game_id)
+    assert game.pending["blue"] == "choose_warlord"
+    since = epoch_ms(game.meta["last_at"])
+
+    def sweep(now):  # only this test's game (the Redis may hold other tests' games)
+        queued = sweep_owed_ai_moves(lost, models, now, celery=celery)
+        sent = [m for m in celery.take() if m[1][0] == game_id]
+        return [q for q in queued if q[0] == game_id], sent
+
+    assert sweep(since + STALE_MS - 1000) == ([], [])
+    assert sweep(since + STALE_MS + 1) == (
+        [(game_id, "blue")],
+        [(PLAY_AI_MOVE, (game_id, game.version, "blue"), AI_QUEUE)],
+    )
+    # Once the AI has moved and only the human owes, the game leaves the sweep's index.
+    assert take_ai_turn(lost, game_id, game.version, "blue").startswith("blue played")
+    models.project(store, game_id)
+    assert game_id not in models.ai_owed_before(since + 10 * STALE_MS)
+    assert sweep(since + 10 * STALE_MS) == ([], [])
+
+
+def test_beat_runs_the_sweep_on_the_ai_queue():
+    from workers.celery_app import SWEEP_AI_MOVES, make_celery
+
+    app = make_celery({"broker_url": "memory://"})
+    (entry,) = app.conf.beat_schedule.values()
+    assert entry["task"] == SWEEP_AI_MOVES and entry["schedule"] <= 60
+    assert app.conf.task_routes[SWEEP_AI_MOVES] == {"queue": AI_QUEUE}

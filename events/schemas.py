@@ -22,6 +22,9 @@ SYSTEM_FIELDS: dict[str, dict[str, str]] = {
         "seed_sha256": "str",
         "~rated": "bool",  # absent in games made before ratings: unrated
     },
+    # A seat's command, as it was given, before the events it caused: the audit re-runs
+    # the rules over these with the revealed seed. Visible to its seat until the end.
+    "command_given": {"seat": "str", "command": "dict"},
     # A player hands their seat to the AI for the rest of the game.
     "seat_handed_to_ai": {"seat": "str", "level": "str"},
     # A seat is taken; ``nonce_sha256`` commits to the seat's own nonce, revealed at the end.

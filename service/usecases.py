@@ -278,9 +278,13 @@ class Bingfa:
             waiting = ", ".join(game.open_seats)
             raise RulesError(f"the game has not started: waiting for {waiting} to take a seat")
         secret = self._secret(game)
+        # The rng of a command is the one of its command_given event's position.
         rng = rng_for(secret["seed"], secret["nonces"], game.version + 1)
         events = game.rules.decide(game.state, seat, command, rng)
         state = game.rules.fold(events, game.state)
+        given = {"type": "command_given", "visible_to": seat, "seat": seat,
+                 "command": dict(command)}  # fmt: skip
+        events = [given, *events]
         if game.rules.outcome(state) is not None:
             events = [*events, {"type": "seed_revealed", "visible_to": "all", **secret}]
         return events

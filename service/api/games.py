@@ -11,6 +11,7 @@ from flask import Response, current_app, request, session, stream_with_context
 from flask_smorest import Blueprint
 
 from events.envelope import Envelope
+from events.schemas import SYSTEM_FIELDS
 from service import access, schemas
 from service.problems import Unauthorized, problem_abort
 from service.security import limit_writes
@@ -49,6 +50,8 @@ def visible(env: Envelope, seat: str | None, rules: Any, over: bool) -> dict[str
         return data
     if env.visible_to == "server" or not hasattr(rules, "redact"):
         stub: dict[str, Any] = {}
+    elif env.type in SYSTEM_FIELDS:  # e.g. command_given: who acted, not what they chose
+        stub = {"seat": env.payload.get("seat")}
     else:
         stub = rules.redact(env.event(), seat)
     data["payload"] = {k: v for k, v in stub.items() if k not in ("type", "visible_to")}

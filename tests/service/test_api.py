@@ -120,12 +120,16 @@ def test_a_command_appends_and_answers_with_the_callers_events(client):
         headers=auth(tokens["blue"]),
     )
     assert response.status_code == 201
-    (event,) = response.json["events"]
+    given, event = response.json["events"]
+    assert given["type"] == "command_given" and given["actor"] == "blue"
+    assert given["payload"]["command"] == {"type": "choose_warlord", "warlord": "reinforce"}
     assert event["type"] == "warlord_chosen" and event["payload"]["warlord"] == "reinforce"
-    red_sees = client.get(f"/api/games/{game_id}/events?after={event['seq'] - 1}",
+    red_sees = client.get(f"/api/games/{game_id}/events?after={given['seq'] - 1}",
                           headers=auth(tokens["red"])).json["events"]  # fmt: skip
-    assert red_sees[0]["redacted"] and "warlord" not in red_sees[0]["payload"]
-    assert "salt" not in red_sees[0] and event["salt"]
+    assert [e["redacted"] for e in red_sees] == [True, True]
+    assert red_sees[0]["payload"] == {"seat": "blue"}  # who acted, not what they chose
+    assert "warlord" not in red_sees[1]["payload"]
+    assert "salt" not in red_sees[1] and event["salt"]
 
 
 @pytest.mark.parametrize(

@@ -13,6 +13,7 @@ import games
 from events.envelope import verify_chain
 from events.fairness import rng_for
 from events.projector import GameCache, load
+from events.schemas import SYSTEM_FIELDS
 from events.store import ConcurrencyError, IdempotencyConflict, InMemoryEventStore
 from games.base import RulesError
 from service.usecases import Bingfa, Forbidden, NotFound
@@ -285,13 +286,18 @@ def test_a_finished_game_reveals_its_seed_and_can_be_audited(app):
     assert last.type == "seed_revealed"
     created = envelopes[0].payload
     assert hashlib.sha256(last.payload["seed"].encode()).hexdigest() == created["seed_sha256"]
-    # audit: re-run every command with the revealed seed; the same events come out
-    state = RULES.initial()
+    # audit: re-run every recorded command with the revealed seed; the same events come out
+    seed, nonces = last.payload["seed"], last.payload["nonces"]
+    state, replayed = RULES.initial(), []
     for env in envelopes:
-        if env.type in ("game_created", "seat_joined", "seed_revealed"):
-            continue
-        state = RULES.evolve(state, env.event())
+        if env.type == "command_given":
+            rng = rng_for(seed, nonces, env.seq)
+            replayed += RULES.decide(state, env.payload["seat"], env.payload["command"], rng)
+        elif env.type not in SYSTEM_FIELDS:
+            state = RULES.evolve(state, env.event())
     assert RULES.outcome(state) is not None
+    decided = [e.event() for e in envelopes if e.type not in SYSTEM_FIELDS and e.actor != "system"]
+    assert replayed == decided and len(decided) > 100
     assert app.store.get_snapshot(game_id).version == last.seq
 
 

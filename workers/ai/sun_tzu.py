@@ -37,6 +37,10 @@ STRENGTH = {**{str(n): float(n) for n in range(1, 11)}, "+1": 6.5, "+2": 7.5, "+
 PREFERRED_WARLORDS = (("head_start", "manoeuvre", "reinforce"),
                       ("remove", "deadly_plague", "counter_plague"))  # fmt: skip
 LATER_SCORINGS = (1.0, 0.55, 0.35)  # weight of the next scoring, the one after, the last
+ROOT_CANDIDATES, INNER_CANDIDATES = 16, 8  # placements searched for the AI / in the tree
+# Playouts: how often the cheap policy plays a sensible placement rather than a random one,
+# and how much it jitters province priorities (less jitter: less noisy evaluations).
+PLAYOUT_SENSE, PLAYOUT_NOISE = 0.85, 0.8
 ARMED = ("counter_plague", "plague_recycle", "minus_recycle")  # free to arm: always worth it
 
 
@@ -200,8 +204,8 @@ def quick_placement(st: State, seat: str, rng: Any) -> dict[str, Any]:
     """One reasonable placement, cheaply: the default policy of playouts."""
     me = SEATS.index(seat)
     sets = _card_sets(st, me, rng, limit=8)
-    if sets and rng.random() < 0.85:
-        slots = _assign(st, me, rng.choice(sets), _priorities(st, me, rng, 0.8))
+    if sets and rng.random() < PLAYOUT_SENSE:
+        slots = _assign(st, me, rng.choice(sets), _priorities(st, me, rng, PLAYOUT_NOISE))
         if slots is not None:
             return _placement(st, me, slots)
     return _random_placement(st, me, rng)
@@ -351,7 +355,7 @@ class Adapter:
     @staticmethod
     def candidates(st: State, seat: str, rng: Any, root: bool) -> list[dict[str, Any]]:
         if owed(st).get(SEATS.index(seat)) == "place":
-            return placements(st, seat, rng, n=16 if root else 8)
+            return placements(st, seat, rng, n=ROOT_CANDIDATES if root else INNER_CANDIDATES)
         return [heuristic(st, seat, rng)]
 
     @staticmethod
@@ -365,51 +369,21 @@ ADAPTER = Adapter()
 
 
 # ---------------------------------------------------------------------------------------
-# The easy level: one step of lookahead, a few samples, no search.
-EASY_SAMPLES = 2
+# The easy level: rules of thumb, one decision at a time, no lookahead.
+EASY_NOISE = 0.35  # jitter of province priorities: easy is not predictable either
 
 
 def easy(rules: Any, view: dict[str, Any], seat: str, rng: Any) -> dict[str, Any] | None:
-    """Try each candidate placement against a couple of guessed opponent placements, play
-    the round out by rules of thumb and keep the best by the evaluation. Other decisions:
-    the rules of thumb (the Warlord at random among the useful ones)."""
+    """A placement matching strong cards to contested valuable provinces (with a Plague on
+    the opponent's biggest stack and throwaways where little is at stake), and the rules
+    of thumb for every other decision; the Warlord at random among the useful ones."""
     st = knowledge.determinize(view, seat, rng)
+    me = SEATS.index(seat)
     kind = (view.get("decision") or {}).get("kind")
     if kind == "choose_warlord":
-        me = SEATS.index(seat)
         return {"type": "choose_warlord", "warlord": rng.choice(PREFERRED_WARLORDS[me])}
     if kind != "place":
         return heuristic(st, seat, rng)
-    them = SEATS[1 - SEATS.index(seat)]
-    samples = []
-    for _ in range(EASY_SAMPLES):
-        sample = knowledge.determinize(view, seat, rng)
-        reply = quick_placement(sample, them, rng) if them in rules.pending(sample) else None
-        samples.append((sample, reply, rng.random()))
-    best, best_value = None, -1.0
-    for command in placements(st, seat, rng, n=10):
-        value = 0.0
-        for sample, reply, seed in samples:
-            value += _round_out(rules, sample, seat, command, reply, seed)
-        if value > best_value:
-            best, best_value = command, value
-    return best
-
-
-def _round_out(rules: Any, st: State, seat: str, command: dict, reply: dict | None,
-               seed: float) -> float:  # fmt: skip
-    import random
-
-    rng = random.Random(seed)  # the same playout luck for every candidate
-    them = SEATS[1 - SEATS.index(seat)]
-    moves = [(seat, command)] + ([(them, reply)] if reply else [])
-    for who, move in moves:
-        st = rules.fold(rules.decide(st, who, move, rng), st)
-    start = st.round
-    for _ in range(100):
-        due = rules.pending(st)
-        if not due or st.round != start or st.phase in ("draw", "over"):
-            break
-        who = next(iter(due))
-        st = rules.fold(rules.decide(st, who, heuristic(st, who, rng), rng), st)
-    return evaluate(st, seat)
+    sets = _card_sets(st, me, rng, limit=8)
+    slots = _assign(st, me, rng.choice(sets), _priorities(st, me, rng, EASY_NOISE))
+    return _placement(st, me, slots) if slots else _random_placement(st, me, rng)

@@ -184,7 +184,7 @@ class Bingfa:
                 game, reloaded = self._load(game_id), True  # someone moved first: once more
                 continue
             if appended.duplicate:
-                return Submitted(appended.version, duplicate=True)
+                return self._original(game_id, appended.version)
             game = self._after(game, events, appended.envelopes)
             return Submitted(appended.version, events, game=game, stored=appended.envelopes)
 
@@ -195,7 +195,22 @@ class Bingfa:
             return None
         if seen[0] != fingerprint:
             raise IdempotencyConflict(game_id, key or "")
-        return Submitted(seen[1], duplicate=True)
+        return self._original(game_id, seen[1])
+
+    def _original(self, game_id: str, version: int) -> Submitted:
+        """The answer a command that ended at ``version`` was given: its events, from its
+        ``command_given`` on (a retry gets what the lost answer said)."""
+
+        def starts(events: list) -> list[int]:
+            given = "command_given"
+            return [i for i, e in enumerate(events) if e.seq <= version and e.type == given]
+
+        tail = self.store.read(game_id, after=max(0, version - 64))
+        if not starts(tail) and version > 64:
+            tail = self.store.read(game_id)
+        found = starts(tail)
+        batch = [e for e in tail[found[-1] :] if e.seq <= version] if found else []
+        return Submitted(version, [e.event() for e in batch], duplicate=True, stored=batch)
 
     # -- the AI on demand ----------------------------------------------------------------
     def hand_to_ai(self, game_id: str, seat: str, level: str) -> int:

@@ -138,11 +138,8 @@ def submit(body, game_id):
         idempotency_key=request.headers.get("Idempotency-Key") or None,
         expected_version=expected,
     )
-    if result.game is None:  # a retry: show what the original command wrote
-        game = bingfa().load(game_id)
-        stored = bingfa().store.read(game_id, after=result.version - len(result.events))
-    else:
-        game, stored = result.game, result.stored
+    game = result.game or bingfa().load(game_id)  # None for a retry
+    stored = result.stored
     over = game.outcome is not None
     shown = [visible(e, seat, game.rules, over) for e in stored[: len(result.events)]]
     return {

@@ -172,6 +172,8 @@ def test_idempotency_key_retries_return_the_original_result(client, app):
     second = client.post(f"/api/games/{game_id}/commands", json=send, headers=headers)
     assert first.status_code == second.status_code == 201
     assert second.json["duplicate"] and second.json["version"] == first.json["version"]
+    assert second.json["events"] == first.json["events"]  # what the lost answer said
+    assert [e["type"] for e in first.json["events"]] == ["command_given", "warlord_chosen"]
     other = client.post(f"/api/games/{game_id}/commands", json={"command": {"type": "resign"}},
                         headers=headers)  # fmt: skip
     assert_problem(other, 409, "already used")

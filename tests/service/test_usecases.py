@@ -194,6 +194,7 @@ def test_a_retry_with_the_same_idempotency_key_returns_the_original_result(app):
     moved = app.store.version(game_id)
     again = app.submit(game_id, "blue", command, idempotency_key="k1")
     assert again.duplicate and again.version == first.version
+    assert again.events == first.events and again.stored == first.stored  # red's move after
     assert app.store.version(game_id) == moved
     with pytest.raises(IdempotencyConflict):
         app.submit(game_id, "blue", {"type": "resign"}, idempotency_key="k1")

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 from collections import Counter
 
 import pytest
@@ -174,3 +176,12 @@ def test_easy_beats_random():
         game = play(RULES, {}, random.Random(seed), {easy: level_policy("easy")})
         wins += game.outcome["winner"] == easy
     assert wins >= 28, wins
+
+
+def test_the_ai_is_pure_it_loads_no_broker_store_or_web_framework():
+    code = (
+        "import sys, workers.ai; "
+        "print(sorted(m for m in ('celery', 'redis', 'flask') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

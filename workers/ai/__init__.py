@@ -94,9 +94,9 @@ def choose_command(
     except KeyError:
         known = ", ".join(LEVELS)  # weakest first
         raise ValueError(f"there is no AI level {level!r}; the levels are: {known}") from None
-    if seat not in rules.pending(state):
-        return None
     view = rules.view(state, seat)  # the only thing the level ever sees
+    if seat not in rules.pending(state):  # public: every view shows who is waited for
+        return None
     return chooser(rules, view, seat, rng, budget)
 
 

@@ -3,7 +3,7 @@
     python -m bench.ai [--games N] [--jobs J] [--seed S] [--quick]
 
 Strength: the pairings hard–random, hard–easy, medium–easy and hard–medium, each ``--games``
-games (default 200; ``--quick`` 2) of standard Sun Tzu with event cards, through
+games (default 200; ``--quick`` 4) of standard Sun Tzu with event cards, through
 ``workers.tournament``: seats alternated, so each level is blue in half the games, and games
 2k and 2k + 1 share a seed (the same deal, once from each seat). A game's score counts a draw
 as half a win; the interval is the 95% Wilson score interval.
@@ -18,8 +18,10 @@ processes (default one per core), whose think times are not used (processes cont
 cores, caches and memory bandwidth there).
 
 Goals: hard vs random ≥ 0.95, hard vs easy ≥ 0.75, hard's p95 ≤ 3 s, medium's p95 ≤ 0.5 s a
-decision (one core). On this 2-core machine ``--quick`` takes about 3–4 minutes (hard plays
-about 17 decisions of 1–3 s a game); the full bench takes hours.
+decision (one core). ``--quick`` took 229 s on the 2-core development machine with other
+test runs going on (load average 3–5): 39 s for the timed games, 189 s for the other 12; hard
+plays about 15 decisions of 1–6 s a game. The full bench takes hours (≈ 40 core-seconds a
+game with hard in it).
 
 Prints the crosstable and the Elo fit, then, last, one line each:
 ``hard_vs_random_win_rate``, ``hard_vs_easy_win_rate``, ``medium_vs_easy_win_rate``,
@@ -46,7 +48,7 @@ PAIRINGS = [("hard", "random"), ("hard", "easy"), ("medium", "easy"), ("hard", "
 TIMED = ["hard", "medium"]
 WIN_GOALS = {("hard", "random"): 0.95, ("hard", "easy"): 0.75}
 P95_GOALS = {"hard": 3.0, "medium": 0.5}
-QUICK_GAMES, QUICK_TIMED = 2, 2
+QUICK_GAMES, QUICK_TIMED = 4, 2
 
 
 @dataclass
@@ -60,6 +62,7 @@ class Outcome:
     decisions: dict[str, tuple[int, int]]  # level -> (timed decisions, timed games)
     missing: dict[str, str] = field(default_factory=dict)  # figure name -> why n/a
     results: list[tournament.Result] = field(default_factory=list)
+    seconds: tuple[float, float] = (0.0, 0.0)  # wall time of the timed pass and of the pool
 
 
 def timed_matches(
@@ -98,10 +101,13 @@ def measure(
         if not per_level.get(level):
             missing[f"{level}_move_p95_seconds"] = f"no games of level {level!r}"
     first = list(dict.fromkeys(m for ms in per_level.values() for m in ms))
+    start = time.perf_counter()
     played = tournament.run(first, OPTIONS, jobs=1, console=console, description="timed games")
     done = dict(zip(first, played, strict=True))
+    middle = time.perf_counter()
     rest = [m for m in matches if m not in done]
     done.update(zip(rest, tournament.run(rest, OPTIONS, jobs=jobs, console=console), strict=True))
+    seconds = (middle - start, time.perf_counter() - middle)
     p95, decisions = {}, {}
     for level, ms in per_level.items():
         times = [t for m in ms for t in done[m].think.get(level, [])]
@@ -110,7 +116,7 @@ def measure(
             decisions[level] = (len(times), len(ms))
     results = [done[m] for m in matches]
     tallies = tournament.tally(results)
-    return Outcome(list(playable), list(timed), tallies, p95, decisions, missing, results)
+    return Outcome(list(playable), list(timed), tallies, p95, decisions, missing, results, seconds)
 
 
 def figure_lines(outcome: Outcome, pairings: Sequence[tuple[str, str]]) -> list[str]:
@@ -152,11 +158,11 @@ def main(argv: list[str] | None = None) -> None:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--games", type=int, help="games per pairing (200; --quick 2)")
+    parser.add_argument("--games", type=int, help="games per pairing (200; --quick 4)")
     parser.add_argument("--timed-games", type=int, help="one-core games per timed level (10)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--quick", action="store_true", help="2 games per pairing, 2 timed")
+    parser.add_argument("--quick", action="store_true", help="4 games per pairing, 2 timed")
     # For the tests: other pairings ("a:b,c:d") and timed levels ("x,y").
     parser.add_argument("--pairings", help=argparse.SUPPRESS)
     parser.add_argument("--timed", help=argparse.SUPPRESS)
@@ -168,12 +174,15 @@ def main(argv: list[str] | None = None) -> None:
     )
     timed = args.timed.split(",") if args.timed else TIMED
 
+    load_before = os.getloadavg()[0]
     start = time.perf_counter()
     outcome = measure(pairings, games, timed, timed_games, args.jobs, args.seed)
     wall = time.perf_counter() - start
 
     out = Console(width=100)
-    levels = list(dict.fromkeys(level for pairing in outcome.pairings for level in pairing))
+    levels = sorted(
+        {level for pairing in outcome.pairings for level in pairing}, key=list(LEVELS).index
+    )
     if outcome.results:
         tournament.report(outcome.results, levels, out, args.jobs, think=False)
     print(
@@ -182,6 +191,12 @@ def main(argv: list[str] | None = None) -> None:
     )
     for level, (n, g) in outcome.decisions.items():
         print(f"timed on one core: {level}, {n} decisions in {g} games")
+    print(
+        f"wall time: {outcome.seconds[0]:.0f} s timed pass (one process), "
+        f"{outcome.seconds[1]:.0f} s the other games ({args.jobs} processes); 1-minute load "
+        f"average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after (other programs "
+        "running slow the timed moves down)"
+    )
     for line in goal_lines(outcome):
         print(line)
     for line in figure_lines(outcome, pairings):

@@ -105,9 +105,9 @@ def play_game(
     """Play one game of ``level_a`` against ``level_b``; ``a_is_blue`` gives ``a`` the blue seat.
 
     The game's chance comes from ``Random(seed)``; each seat's AI gets
-    ``Random(f"{seed}:ai:{seat}")``, so a level's choices never shift the deal and a game is
-    reproducible from its seed (as long as no search hits its time cap). ``budget``
-    overrides the search levels' thinking budget.
+    ``Random(f"{seed}:ai:{seat}")``. So the opening deal depends on the seed alone (the
+    same whichever level sits where), and a game is reproducible from its seed as long as
+    no search hits its time cap. ``budget`` overrides the search levels' thinking budget.
     """
     for level in (level_a, level_b):
         if level not in LEVELS:

@@ -134,6 +134,42 @@ def result_of(outcome: Mapping[str, Any]) -> str:
     return outcome.get("winner") or DRAW
 
 
+def declared_of(events: Sequence[Envelope]) -> dict[str, Any]:
+    """The header fields that the service's own events state outright (everything but
+    the result, which takes a fold of the game): what ``verify`` compares the header with.
+    Tolerant of odd events (a forged record): it takes what is there."""
+    created = events[0].payload if events and events[0].type == "game_created" else {}
+    seats = created.get("seats") if isinstance(created.get("seats"), dict) else {}
+    players: dict[str, Any] = {seat: None for seat in seats}
+    handed: dict[str, Any] = {}
+    revealed: Mapping[str, Any] = {}
+    for env in events:
+        if env.type == "seat_joined":
+            players[str(env.payload.get("seat"))] = env.payload.get("player")
+        elif env.type == "seat_handed_to_ai":
+            handed[str(env.payload.get("seat"))] = {"level": env.payload.get("level"),
+                                                    "seq": env.seq}  # fmt: skip
+        elif env.type == "seed_revealed":
+            revealed = env.payload
+    nonces = revealed.get("nonces")
+    return {
+        "game": created.get("game"),
+        "rules_version": created.get("rules_version"),
+        "options": dict(created.get("options") or {}),
+        "rated": bool(created.get("rated", False)),
+        "seats": dict(seats),
+        "handed_to_ai": handed,
+        "players": players,
+        "started_at": events[0].at if events else None,
+        "ended_at": events[-1].at if events else None,
+        "seed_sha256": created.get("seed_sha256"),
+        "seed": revealed.get("seed"),
+        "nonces": dict(nonces) if isinstance(nonces, dict) else {},
+        "head": events[-1].hash if events else None,
+        "events": len(events),
+    }
+
+
 def header_of(
     events: Sequence[Envelope],
     game_id: str,
@@ -145,36 +181,17 @@ def header_of(
     not make a finished game (no outcome, or no revealed seed)."""
     game = fold(events, registry)
     outcome = game.outcome
-    revealed = game.revealed
-    if outcome is None or revealed is None:
+    if outcome is None or game.revealed is None:
         raise RecordError(f"game {game_id!r} has not ended: there is no replay of it yet")
-    created = game.created
-    handed = {}
-    for env in events:
-        if env.type == "seat_handed_to_ai":
-            handed[env.payload["seat"]] = {"level": env.payload["level"], "seq": env.seq}
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "id": game_id,
         "game_id": game_id,
-        "game": created.get("game"),
-        "rules_version": created.get("rules_version"),
-        "options": dict(created.get("options", {})),
-        "rated": bool(created.get("rated", False)),
-        "seats": dict(created.get("seats", {})),
-        "handed_to_ai": handed,
-        "players": {s: (game.joined.get(s) or {}).get("player") for s in game.created_seats},
+        **declared_of(events),
         "result": result_of(outcome),
         "reason": outcome.get("reason"),
         "outcome": dict(outcome),
-        "started_at": events[0].at,
-        "ended_at": events[-1].at,
-        "seed_sha256": created.get("seed_sha256"),
-        "seed": revealed.get("seed"),
-        "nonces": dict(revealed.get("nonces", {})),
-        "head": events[-1].hash,
-        "events": len(events),
         "imported": imported,
     }
 

@@ -1,0 +1,77 @@
+"""Importing a record exported elsewhere: parse, verify, store it marked ``imported``.
+
+    import_record(text, replay_store, *, taken=None, new_id=None) -> Imported
+
+Nothing is stored unless the record verifies: ``RecordError`` for text that is not a
+record (the line and the fault), ``ImportRefused`` (with the ``Report``) for a record that
+does not hold. The record keeps its id when that is free; when the id is taken by another
+record, or ``taken(id)`` says so (the service passes "a game of this server has that id",
+so an import can never squat on the replay id of a game still being played here), it is
+stored under a new id and ``Imported.renamed`` says so. The same record imported twice is
+stored once (``Imported.duplicate``).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from replays.record import loads
+from replays.store import ReplayClash, ReplayStore
+from replays.verify import Report, verify
+
+
+class ImportRefused(ValueError):
+    """The record does not verify; ``report`` says where it first goes wrong."""
+
+    def __init__(self, report: Report) -> None:
+        super().__init__(f"the record was not imported: {report.sentence}")
+        self.report = report
+
+
+@dataclass(frozen=True)
+class Imported:
+    id: str
+    report: Report
+    renamed: bool = False  # stored under a new id: the record's own was taken
+    original_id: str = ""
+    duplicate: bool = False  # this very record was here already: nothing new stored
+
+    @property
+    def sentence(self) -> str:
+        if self.duplicate:
+            return f"This record is already here as replay {self.id}."
+        if self.renamed:
+            return (f"Imported as replay {self.id}: the id {self.original_id} was already "
+                    "taken by another game.")  # fmt: skip
+        return f"Imported as replay {self.id}."
+
+
+def import_record(
+    text: str | bytes,
+    replay_store: ReplayStore,
+    *,
+    taken: Callable[[str], bool] | None = None,
+    new_id: Callable[[], str] | None = None,
+) -> Imported:
+    record = loads(text)
+    report = verify(record)
+    if not report.ok:
+        raise ImportRefused(report)
+    original = record.id
+    record = record.with_header(imported=True)
+    make_id = new_id or (lambda: secrets.token_hex(9))
+    replay_id = original
+    for _ in range(10):
+        if taken is None or not taken(replay_id):
+            summary = replay_store.summary(replay_id)
+            try:
+                stored = replay_store.put(record.with_header(id=replay_id))
+            except ReplayClash:
+                pass
+            else:
+                duplicate = summary is not None
+                return Imported(stored, report, stored != original, original, duplicate)
+        replay_id = make_id()
+    raise RuntimeError("no free replay id after 10 tries")

@@ -1,0 +1,489 @@
+"""Auditing a record: does it hold, and if not, where exactly does it first go wrong?
+
+    verify(record, registry=None) -> Report
+
+The checks run in order and stop at the first divergence:
+
+1. ``chain``: every event's ``seq`` is its position, its ``prev`` is the previous event's
+   hash, its ``hash`` recomputes from its body (salt included); ``header.events`` and
+   ``header.head`` agree with the events.
+2. ``seed``: the revealed seed (the last event, ``seed_revealed``) matches the commitment
+   of ``game_created.seed_sha256``; ``nonces``: every seat that committed to a nonce
+   (``seat_joined.nonce_sha256``) revealed one that matches, and no other nonce appears;
+   ``header``: every header field that the events state (game, options, seats, players,
+   times, seed, nonces …) says what they say.
+3. ``rules``: the rules are re-run. The deal is re-derived with ``setup(options,
+   rng_for(seed, nonces, first setup seq))``; for every ``command_given`` at seq n,
+   ``decide(state, seat, command, rng_for(seed, nonces, n))`` must give exactly the
+   recorded events that follow it (type, visible_to, payload, and the command's actor and
+   time); ``outcome``: the game's outcome at the end is the header's result.
+
+A divergence names the ``step`` (the event's seq; 0 is the header line), the ``field`` (a
+dotted path: ``hash``, ``prev``, ``payload.cards.1``, ``header.result`` …), what was
+``expected`` and what was ``found``, and a sentence. A broken hash cannot say what was
+edited, so the re-run's own first divergence, when it comes at or after that step, is
+attached as the ``cause`` (e.g. ``payload.cards.0``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import games
+from events.codec import EventRejected
+from events.envelope import GENESIS, SYSTEM, Envelope, canonical, chain_hash
+from events.fairness import commitment, rng_for
+from events.schemas import SYSTEM_FIELDS
+from replays.codec import codec, upcast_all
+from replays.record import DERIVED_FIELDS, Record, declared_of, result_of
+
+ABSENT = None  # what ``found`` / ``expected`` say for a value that is not there
+
+
+@dataclass(frozen=True)
+class Divergence:
+    """The first place where a record and what it should be part ways."""
+
+    check: str
+    step: int  # the event's seq; 0 for the header line
+    field: str
+    expected: Any
+    found: Any
+    sentence: str
+    cause: Divergence | None = None  # for a broken hash: what the re-run finds there
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Report:
+    ok: bool
+    checks: list[str] = field(default_factory=list)  # the checks passed, in order
+    divergence: Divergence | None = None
+    notes: list[str] = field(default_factory=list)
+    events: int = 0
+
+    @property
+    def sentence(self) -> str:
+        if self.divergence is not None:
+            return self.divergence.sentence
+        return (f"The record holds: its {self.events} events are chained, the seed and "
+                "nonces match their commitments, and re-running the rules over every "
+                "command gives the same events and the same result.")  # fmt: skip
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok,
+            "sentence": self.sentence,
+            "checks": list(self.checks),
+            "divergence": None if self.divergence is None else self.divergence.to_dict(),
+            "notes": list(self.notes),
+            "events": self.events,
+        }
+
+
+class _Diverged(Exception):
+    def __init__(self, divergence: Divergence) -> None:
+        super().__init__(divergence.sentence)
+        self.divergence = divergence
+
+
+def _fail(check: str, step: int, field_: str, expected: Any, found: Any, sentence: str):
+    raise _Diverged(Divergence(check, step, field_, expected, found, sentence))
+
+
+def first_difference(expected: Any, found: Any, path: str) -> tuple[str, Any, Any] | None:
+    """The first (dotted path, expected, found) where two JSON values differ, or None."""
+    if isinstance(expected, dict) and isinstance(found, dict):
+        for key in sorted(set(expected) | set(found), key=str):
+            if key not in found:
+                return f"{path}.{key}", expected[key], ABSENT
+            if key not in expected:
+                return f"{path}.{key}", ABSENT, found[key]
+            diff = first_difference(expected[key], found[key], f"{path}.{key}")
+            if diff:
+                return diff
+        return None
+    if isinstance(expected, list) and isinstance(found, list):
+        for i, (a, b) in enumerate(zip(expected, found, strict=False)):
+            diff = first_difference(a, b, f"{path}.{i}")
+            if diff:
+                return diff
+        if len(expected) != len(found):
+            i = min(len(expected), len(found))
+            return (f"{path}.{i}", expected[i] if i < len(expected) else ABSENT,
+                    found[i] if i < len(found) else ABSENT)  # fmt: skip
+        return None
+    if type(expected) is not type(found) or expected != found:
+        return path, expected, found
+    return None
+
+
+def _json(value: Any) -> Any:
+    """As it would be stored (tuples become lists …)."""
+    return json.loads(canonical(value))
+
+
+def _show(value: Any) -> str:
+    text = "absent" if value is ABSENT else json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+# -- 1. the chain -------------------------------------------------------------------------
+def _chain(record: Record) -> None:
+    prev = GENESIS
+    for i, env in enumerate(record.events):
+        seq = i + 1
+        if env.seq != seq:
+            _fail("chain", seq, "seq", seq, env.seq,
+                  f"Event {seq} is missing or out of place: the event in its place says it "
+                  f"is event {env.seq}.")  # fmt: skip
+        if env.prev != prev:
+            _fail("chain", seq, "prev", prev, env.prev,
+                  f"Event {seq} ({env.type}) does not link to the event before it: its prev "
+                  "is not the previous event's hash.")  # fmt: skip
+        recomputed = chain_hash(env.prev, env.body())
+        if recomputed != env.hash:
+            _fail("chain", seq, "hash", recomputed, env.hash,
+                  f"Event {seq} ({env.type}) was altered: its hash does not match its "
+                  "content.")  # fmt: skip
+        prev = env.hash
+    n, header = len(record.events), record.header
+    if header.get("events") != n:
+        said = header.get("events")
+        step = min(n, said) + 1 if isinstance(said, int) and not isinstance(said, bool) else 0
+        _fail("chain", max(step, 0), "header.events", n, said,
+              f"The header says the game has {said} events but the record holds {n}: "
+              + ("events are missing from its end." if isinstance(said, int) and said > n
+                 else "the count is wrong."))  # fmt: skip
+    if header.get("head") != prev:
+        _fail("chain", n, "header.head", prev, header.get("head"),
+              "The header's head hash is not the hash of the last event.")  # fmt: skip
+
+
+# -- 2. seed, nonces, header --------------------------------------------------------------
+def _seed(record: Record) -> None:
+    events = record.events
+    first, last = events[0], events[-1]
+    if first.type != "game_created":
+        _fail("seed", 1, "type", "game_created", first.type,
+              "The record does not start with game_created.")  # fmt: skip
+    if last.type != "seed_revealed":
+        _fail("seed", last.seq, "type", "seed_revealed", last.type,
+              "The record does not end with the revealed seed (seed_revealed): the game is "
+              "not over, or its end was cut off.")  # fmt: skip
+    seed = last.payload.get("seed")
+    promised = first.payload.get("seed_sha256")
+    found = commitment(seed) if isinstance(seed, str) else ABSENT
+    if found != promised:
+        _fail("seed", last.seq, "payload.seed", promised, found,
+              f"The revealed seed (event {last.seq}) does not match the commitment published "
+              "at the start (game_created.seed_sha256): its sha256 differs.")  # fmt: skip
+
+
+def _nonces(record: Record) -> None:
+    events = record.events
+    last = events[-1]
+    committed: dict[str, Any] = {}
+    for env in events:
+        if env.type == "seat_joined" and env.payload.get("nonce_sha256") is not None:
+            committed[str(env.payload.get("seat"))] = env.payload["nonce_sha256"]
+    nonces = last.payload.get("nonces")
+    if not isinstance(nonces, dict):
+        _fail("nonces", last.seq, "payload.nonces", "an object", nonces,
+              "The revealed nonces are not an object of seat → nonce.")  # fmt: skip
+    for seat in sorted(committed):
+        nonce = nonces.get(seat)
+        if not isinstance(nonce, str):
+            _fail("nonces", last.seq, f"payload.nonces.{seat}", committed[seat], ABSENT,
+                  f"The {seat} seat committed to a nonce when it joined, but its nonce was "
+                  "not revealed.")  # fmt: skip
+        if commitment(nonce) != committed[seat]:
+            _fail("nonces", last.seq, f"payload.nonces.{seat}", committed[seat],
+                  commitment(nonce),
+                  f"The revealed nonce of the {seat} seat does not match the commitment it "
+                  "made when it joined (seat_joined.nonce_sha256).")  # fmt: skip
+    for seat in sorted(set(nonces) - set(committed)):
+        _fail(
+            "nonces",
+            last.seq,
+            f"payload.nonces.{seat}",
+            ABSENT,
+            nonces[seat],
+            f"A nonce is revealed for the {seat} seat, which never committed to one.",
+        )
+
+
+def _header(record: Record) -> None:
+    declared = declared_of(record.events)
+    for name in DERIVED_FIELDS:
+        if name not in declared:
+            continue
+        diff = first_difference(_json(declared[name]), record.header.get(name), f"header.{name}")
+        if diff:
+            path, expected, found = diff
+            _fail("header", 0, path, expected, found,
+                  f"The header's {path[7:]} is {_show(found)}, but the events say "
+                  f"{_show(expected)}.")  # fmt: skip
+
+
+# -- 3. the rules, re-run -----------------------------------------------------------------
+class _Rerun:
+    def __init__(self, record: Record, rules: Any, seed: str, nonces: Mapping[str, str]):
+        self.rules, self.seed, self.nonces = rules, seed, dict(nonces)
+        self.key = record.header.get("game") or record.events[0].payload.get("game")
+        self.events = upcast_all(self.key, record.events)
+        self.n = len(self.events)
+        self.checked: set[str] = set()
+
+    def check_schema(self, env: Envelope) -> None:
+        try:
+            codec().check(self.key, env.event())
+        except EventRejected as error:
+            _fail("rules", env.seq, "payload", "an event of the game's schema", env.type,
+                  f"Event {env.seq} is not a valid event: {error}.")  # fmt: skip
+
+    def game_events(self, start: int, end: int) -> list[dict[str, Any]]:
+        return [env.event() for env in self.events[start:end]]
+
+    def batch(self, start: int, decided: Sequence[Mapping[str, Any]], actor: str, at: str,
+              cause: str) -> int:  # fmt: skip
+        """Compare the events from index ``start`` with ``decided``; the index after them."""
+        for k, event in enumerate(decided):
+            j = start + k
+            seq = j + 1
+            want = event.get("type")
+            if j >= self.n:
+                _fail("rules", seq, "type", want, ABSENT,
+                      f"Event {seq} is missing: {cause} gives {want} here.")  # fmt: skip
+            env = self.events[j]
+            if env.type != want:
+                _fail("rules", seq, "type", want, env.type,
+                      f"Event {seq} is {env.type}, but {cause} gives {want} "
+                      "here.")  # fmt: skip
+            self.check_schema(env)
+            visible_to = event.get("visible_to", "all")
+            if env.visible_to != visible_to:
+                _fail("rules", seq, "visible_to", visible_to, env.visible_to,
+                      f"Event {seq} ({want}) is visible to {env.visible_to}, but {cause} "
+                      f"makes it visible to {visible_to}.")  # fmt: skip
+            payload = _json({k: v for k, v in event.items() if k not in ("type", "visible_to")})
+            diff = first_difference(payload, _json(dict(env.payload)), "payload")
+            if diff:
+                path, expected, found = diff
+                _fail("rules", seq, path, expected, found,
+                      f"Event {seq} ({want}) is not what {cause} gives: its {path} is "
+                      f"{_show(found)}, the rules give {_show(expected)}.")  # fmt: skip
+            if env.actor != actor:
+                _fail("rules", seq, "actor", actor, env.actor,
+                      f"Event {seq} ({want}) names {env.actor} as its actor, but it was "
+                      f"caused by {actor}.")  # fmt: skip
+            if env.at != at:
+                _fail("rules", seq, "at", at, env.at,
+                      f"Event {seq} ({want}) has another time than the events written with "
+                      f"it ({at}).")  # fmt: skip
+        end = start + len(decided)
+        if end < self.n and self.events[end].type not in SYSTEM_FIELDS:
+            extra = self.events[end]
+            _fail("rules", extra.seq, "type", ABSENT, extra.type,
+                  f"Event {extra.seq} ({extra.type}) is one that {cause} does not give: "
+                  "the rules gave fewer events.")  # fmt: skip
+        return end
+
+    def run(self) -> Any:
+        rules = self.rules
+        seats = self.events[0].payload.get("seats") or {}
+        options = self.events[0].payload.get("options") or {}
+        state, joined, dealt = rules.initial(), set(), False
+        i = 0
+        while i < self.n:
+            env = self.events[i]
+            seq = env.seq
+            over = dealt and rules.outcome(state) is not None
+            self.check_schema(env)
+            if env.type == "seed_revealed":
+                if not over or i != self.n - 1:
+                    _fail("rules", seq, "type", ABSENT, env.type,
+                          f"Event {seq} reveals the seed, but the game "
+                          + ("is not over." if not over else "goes on after it."))  # fmt: skip
+                i += 1
+                continue
+            if over:
+                _fail("rules", seq, "type", "seed_revealed", env.type,
+                      f"Event {seq} ({env.type}) comes after the end of the game, where "
+                      "only the revealed seed may follow.")  # fmt: skip
+            if env.type == "game_created":
+                if i != 0:
+                    _fail("rules", seq, "type", ABSENT, env.type,
+                          f"Event {seq} creates the game again.")  # fmt: skip
+                i += 1
+            elif env.type == "seat_joined":
+                seat = env.payload.get("seat")
+                if seat not in seats or seat in joined:
+                    _fail("rules", seq, "payload.seat", "a seat not yet taken", seat,
+                          f"Event {seq} takes the seat {seat!r}, which "
+                          + ("is already taken." if seat in joined else "the game does not "
+                             "have."))  # fmt: skip
+                joined.add(seat)
+                i += 1
+                if joined == set(seats) and not dealt:
+                    try:
+                        deal = rules.setup(options, rng_for(self.seed, self.nonces, seq + 1))
+                    except Exception as error:  # options a forger made up
+                        _fail(
+                            "rules",
+                            1,
+                            "payload.options",
+                            "options the rules accept",
+                            options,
+                            f"The rules refuse the game's options: {error}.",
+                        )
+                    start, i = i, self.batch(i, deal, SYSTEM, env.at, "the deal")
+                    state = rules.fold(self.game_events(start, i), state)
+                    dealt = True
+                    self.checked.add("deal")
+            elif env.type == "command_given":
+                seat, command = env.payload.get("seat"), env.payload.get("command")
+                if not dealt:
+                    _fail(
+                        "rules",
+                        seq,
+                        "type",
+                        ABSENT,
+                        env.type,
+                        f"Event {seq} is a command given before the cards were dealt.",
+                    )
+                if env.actor != seat:
+                    _fail("rules", seq, "actor", seat, env.actor,
+                          f"Event {seq} is the {seat} seat's command, but names "
+                          f"{env.actor} as its actor.")  # fmt: skip
+                if env.visible_to != seat:
+                    _fail("rules", seq, "visible_to", seat, env.visible_to,
+                          f"Event {seq}, the {seat} seat's command, is visible to "
+                          f"{env.visible_to} instead of its seat.")  # fmt: skip
+                try:
+                    decided = rules.decide(state, seat, command,
+                                           rng_for(self.seed, self.nonces, seq))  # fmt: skip
+                except Exception as error:  # RulesError, or a command nobody could send
+                    _fail("rules", seq, "payload.command", "a command the rules allow",
+                          command, f"The rules refuse the {seat} seat's command of event "
+                          f"{seq}: {error}")  # fmt: skip
+                start = i + 1
+                i = self.batch(start, decided, seat, env.at, f"the command of event {seq}")
+                state = rules.fold(self.game_events(start, i), state)
+                self.checked.add("commands")
+                if rules.outcome(state) is not None:
+                    j = i
+                    if j >= self.n or self.events[j].type != "seed_revealed":
+                        found = self.events[j].type if j < self.n else ABSENT
+                        _fail("rules", j + 1, "type", "seed_revealed", found,
+                              "The game ended, but the seed is not revealed right after "
+                              "its last events.")  # fmt: skip
+                    last = self.events[j]
+                    if last.actor != seat or last.at != env.at:
+                        field_ = "actor" if last.actor != seat else "at"
+                        _fail("rules", j + 1, field_, seat if field_ == "actor" else env.at,
+                              getattr(last, field_),
+                              f"The revealed seed was not written with the command that "
+                              f"ended the game (event {seq}).")  # fmt: skip
+            elif env.type == "seat_handed_to_ai":
+                seat = env.payload.get("seat")
+                if seat not in joined or env.actor != seat:
+                    _fail("rules", seq, "payload.seat", env.actor, seat,
+                          f"Event {seq} hands the seat {seat!r} to the AI, but only its own "
+                          "player may.")  # fmt: skip
+                i += 1
+            else:
+                _fail("rules", seq, "type", ABSENT, env.type,
+                      f"Event {seq} ({env.type}) was caused by no command: every event of "
+                      "the game follows the deal or a command.")  # fmt: skip
+        return state
+
+
+def _outcome(record: Record, rules: Any, state: Any) -> None:
+    n = len(record.events)
+    outcome = rules.outcome(state)
+    if outcome is None:
+        _fail("outcome", n, "outcome", "the end of the game", ABSENT,
+              "Re-running the rules, the game has not ended by the last event.")  # fmt: skip
+    expected = {"result": result_of(outcome), "reason": outcome.get("reason"),
+                "outcome": _json(dict(outcome))}  # fmt: skip
+    for name, value in expected.items():
+        diff = first_difference(value, record.header.get(name), f"header.{name}")
+        if diff:
+            path, want, found = diff
+            _fail("outcome", 0, path, want, found,
+                  f"The header's {path[7:]} is {_show(found)}, but re-running the rules "
+                  f"the game ends with {_show(want)}.")  # fmt: skip
+
+
+# -- the whole audit ----------------------------------------------------------------------
+def _rules_for(record: Record, registry: Mapping[str, Any] | None) -> Any:
+    key = record.events[0].payload.get("game")
+    rules = (registry or games.REGISTRY).get(key)
+    if rules is None:
+        _fail("rules", 1, "payload.game", "a game this server knows", key,
+              f"There is no game called {key!r} here to re-run.")  # fmt: skip
+    return rules
+
+
+def _audit(record: Record, registry: Mapping[str, Any] | None, passed: list[str],
+           notes: list[str], chain: bool = True) -> None:  # fmt: skip
+    if not record.events:
+        _fail("chain", 1, "seq", 1, ABSENT, "The record has no events.")
+    if chain:
+        _chain(record)
+        passed.append("chain")
+        _seed(record)
+        passed.append("seed")
+        _nonces(record)
+        passed.append("nonces")
+        _header(record)
+        passed.append("header")
+    rules = _rules_for(record, registry)
+    version = record.events[0].payload.get("rules_version")
+    if version != rules.version:
+        notes.append(f"The game was played under rules version {version}; it is re-run "
+                     f"under version {rules.version}.")  # fmt: skip
+    last = record.events[-1].payload
+    nonces = last.get("nonces") if isinstance(last.get("nonces"), dict) else {}
+    rerun = _Rerun(record, rules, str(last.get("seed")), nonces)
+    state = rerun.run()
+    passed += [c for c in ("deal", "commands") if c in rerun.checked]
+    _outcome(record, rules, state)
+    passed.append("outcome")
+
+
+def verify(record: Record, registry: Mapping[str, Any] | None = None) -> Report:
+    """Audit ``record`` (see the module's doc). Never raises for a bad record: the report
+    says what is wrong."""
+    passed: list[str] = []
+    notes: list[str] = []
+    try:
+        _audit(record, registry, passed, notes)
+    except _Diverged as stop:
+        found = stop.divergence
+        if found.field == "hash":
+            found = _with_cause(record, registry, found)
+        return Report(False, passed, found, notes, len(record.events))
+    return Report(True, passed, None, notes, len(record.events))
+
+
+def _with_cause(record: Record, registry: Mapping[str, Any] | None,
+                found: Divergence) -> Divergence:  # fmt: skip
+    """A broken hash, with what the re-run says of the same event if it says anything."""
+    try:
+        _audit(record, registry, [], [], chain=False)
+    except _Diverged as stop:
+        if stop.divergence.step >= found.step:  # a re-run that holds up to the edit
+            cause = stop.divergence
+            sentence = f"{found.sentence} Re-running the rules: {cause.sentence}"
+            return Divergence(found.check, found.step, found.field, found.expected,
+                              found.found, sentence, cause)  # fmt: skip
+    except Exception:  # the re-run of a broken record may fail in any way: no cause then
+        pass
+    return found

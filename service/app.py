@@ -75,11 +75,12 @@ def register_write_path(app: Flask) -> None:
 def queue_ai_moves(app: Flask):
     """After an append, queue the moves AI seats owe (Celery). A broker that is down must
     not turn a stored move into an error: it is logged, and the AI moves when asked again."""
-    from workers.dispatch import enqueue_ai_moves
+    from workers.dispatch import enqueue_ai_moves, enqueue_archive
 
     def follow_up(game, events):
         try:
             enqueue_ai_moves(game, events)
+            enqueue_archive(game, events)  # the game just ended: archive its replay
         except Exception:  # the move is stored; only the AI's turn is late
             app.logger.exception("could not queue the AI's move in game %s", game.game_id)
 
@@ -87,10 +88,11 @@ def queue_ai_moves(app: Flask):
 
 
 def register_api(app: Flask) -> None:
-    from service.api import docs, games, lobby
+    from service.api import docs, games, lobby, replays
 
     api = Api(app)
     api.register_blueprint(games.blp)
     api.register_blueprint(lobby.blp)
+    api.register_blueprint(replays.blp)
     app.extensions["api"] = api
     app.register_blueprint(docs.bp)

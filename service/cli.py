@@ -6,6 +6,9 @@
                       [--variant standard] [--events]     (AI levels against each other)
     bingfa rebuild [--partitions 16]     (REDIS_URL: the event store's Redis)
     bingfa up [--data ./data] [--port 8000]   (every Procfile process; Ctrl-C stops them)
+    bingfa verify <file.jsonl | replay id>   (audit a record; exit 0 if it holds, 1 if not)
+    bingfa export <replay id> [-o file]      (a finished game's record as JSON Lines)
+    bingfa archive --all | <game id> ...     (finished games into the replay store)
 
 A policy is a name from ``games.playout.POLICIES`` or ``module:function`` with the
 signature ``(rules, state, seat, rng) -> command``.
@@ -450,6 +453,15 @@ def parser() -> argparse.ArgumentParser:
     upp.add_argument("--data", default="./data", help="data folder (Redis AOF, secret key)")
     upp.add_argument("--port", type=int, default=8000, help="the web port (8000)")
     upp.add_argument("--procfile", default=str(ROOT / "Procfile"), help=argparse.SUPPRESS)
+    vp = sub.add_parser("verify", help="audit a replay record: exit 0 if it holds, 1 if not")
+    vp.add_argument("target", help="a .jsonl file, or a replay id (REDIS_URL)")
+    ep = sub.add_parser("export", help="write a finished game's record as JSON Lines")
+    ep.add_argument("replay_id")
+    ep.add_argument("-o", "--output", help="the file to write (default: standard output)")
+    ap = sub.add_parser("archive", help="put finished games into the replay store")
+    ap.add_argument("games", nargs="*", help="game ids")
+    ap.add_argument("--all", action="store_true", help="every finished game in the streams")
+    ap.add_argument("--partitions", type=int, help="partitions of the event store (16)")
     return top
 
 
@@ -464,6 +476,10 @@ def main(argv: list[str] | None = None) -> int:
         return rebuild(args, console)
     if args.command == "up":
         return up(args, console)
+    if args.command in ("verify", "export", "archive"):
+        from replays import commands  # verify, export, archive: in the replays package
+
+        return getattr(commands, args.command)(args, console)
     return 2
 
 

@@ -31,7 +31,7 @@ def bingfa(celery: Any = None) -> Bingfa:
 
 def build(environ: Any, celery: Any = None) -> Bingfa:
     from events.redis_store import RedisEventStore, connect
-    from workers.dispatch import enqueue_ai_moves
+    from workers.dispatch import follow_up
 
     url = environ.get("REDIS_URL")
     if not url:
@@ -41,7 +41,7 @@ def build(environ: Any, celery: Any = None) -> Bingfa:
         )
     partitions = int(environ.get("BINGFA_PARTITIONS", 16))  # the web's, or games go astray
     store = RedisEventStore(connect(url), partitions=partitions)
-    return Bingfa(store, on_appended=partial(enqueue_ai_moves, celery=celery))
+    return Bingfa(store, on_appended=partial(follow_up, celery=celery))
 
 
 def use(instance: Bingfa) -> None:

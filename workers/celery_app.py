@@ -28,6 +28,7 @@ AI_QUEUE = "ai"
 ANALYSIS_QUEUE = "analysis"
 PLAY_AI_MOVE = "bingfa.play_ai_move"  # the task's stable name (messages carry it)
 SWEEP_AI_MOVES = "bingfa.sweep_ai_moves"
+ARCHIVE_GAME = "bingfa.archive_game"  # a finished game's record into the replay store
 SWEEP_EVERY = 30.0  # seconds between beat's sweeps for AI moves whose task was lost
 
 DEFAULT_BROKER = "redis://127.0.0.1:6379/0"
@@ -71,7 +72,11 @@ def make_celery(config: Mapping[str, Any] | None = None) -> Celery:
         accept_content=["json"],
         task_queues=(Queue(AI_QUEUE), Queue(ANALYSIS_QUEUE)),
         task_default_queue=AI_QUEUE,
-        task_routes={PLAY_AI_MOVE: {"queue": AI_QUEUE}, SWEEP_AI_MOVES: {"queue": AI_QUEUE}},
+        task_routes={
+            PLAY_AI_MOVE: {"queue": AI_QUEUE},
+            SWEEP_AI_MOVES: {"queue": AI_QUEUE},
+            ARCHIVE_GAME: {"queue": ANALYSIS_QUEUE},
+        },
         beat_schedule={
             "sweep-ai-moves": {
                 "task": SWEEP_AI_MOVES,

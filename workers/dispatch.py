@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from events.projector import LoadedGame
-from workers.celery_app import AI_QUEUE, PLAY_AI_MOVE
+from workers.celery_app import AI_QUEUE, ANALYSIS_QUEUE, ARCHIVE_GAME, PLAY_AI_MOVE
 
 AI_PREFIX = "ai:"
 
@@ -48,6 +48,28 @@ def enqueue_ai_moves(
     for seat in seats:
         celery.send_task(PLAY_AI_MOVE, args=(game.game_id, game.version, seat), queue=AI_QUEUE)
     return seats
+
+
+def enqueue_archive(
+    game: LoadedGame, events: list[dict[str, Any]] | None = None, celery: Any = None
+) -> bool:
+    """Queue `archive_game(game_id)` on the `analysis` queue when this append ended the
+    game (it revealed the seed). Whether it was queued. The replay API also archives a
+    finished game on first read, so a lost message only delays the replay list."""
+    if not any(event.get("type") == "seed_revealed" for event in events or ()):
+        return False
+    if celery is None:
+        from workers.celery_app import app as celery
+    celery.send_task(ARCHIVE_GAME, args=(game.game_id,), queue=ANALYSIS_QUEUE)
+    return True
+
+
+def follow_up(game: LoadedGame, events: list[dict[str, Any]] | None = None,
+              celery: Any = None) -> None:  # fmt: skip
+    """A worker's `on_appended`: the AI moves now owed, and the archive of a game that
+    just ended."""
+    enqueue_ai_moves(game, events, celery=celery)
+    enqueue_archive(game, events, celery=celery)
 
 
 STALE_MS = 60_000  # an AI move owed this long has lost its task (a hard move takes seconds)

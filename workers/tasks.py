@@ -25,7 +25,7 @@ from events.readmodels import ReadModels
 from events.store import ConcurrencyError, UnknownGame
 from service.usecases import Bingfa
 from workers import ai, bootstrap
-from workers.celery_app import PLAY_AI_MOVE, SWEEP_AI_MOVES
+from workers.celery_app import ARCHIVE_GAME, PLAY_AI_MOVE, SWEEP_AI_MOVES
 from workers.dispatch import ai_level, sweep_owed_ai_moves
 
 log = logging.getLogger(__name__)
@@ -93,3 +93,26 @@ def sweep_ai_moves(self) -> int:
     if queued:
         log.warning("AI moves queued again after their task was lost: %s", queued)
     return len(queued)
+
+
+@shared_task(
+    name=ARCHIVE_GAME,
+    bind=True,
+    acks_late=True,
+    ignore_result=True,
+    autoretry_for=(RedisConnectionError, RedisTimeoutError),
+    retry_backoff=True,
+    max_retries=5,
+)
+def archive_game(self, game_id: str) -> str:
+    """Write a finished game's record into the replay store (once; idempotent)."""
+    from replays.archive import archive
+    from replays.record import NotFinished
+    from replays.store import for_event_store
+
+    store = bootstrap.bingfa(self.app).store
+    try:
+        return "archived " + archive(store, for_event_store(store), game_id)
+    except (UnknownGame, NotFinished) as error:
+        log.warning("archive of %s: %s", game_id, error)
+        return str(error)

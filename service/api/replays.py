@@ -1,0 +1,231 @@
+"""Replays of finished games: list, read, export, step through, verify, import.
+
+The replay store lives in the event store's Redis (``replays.store.for_event_store``; an
+in-memory event store gets an in-memory one on fakeredis). A finished game that is not
+archived yet (its archive task has not run) is archived here on first read, so nothing
+depends on the task; a game still being played is not a replay (404 saying so).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response, abort, current_app, request
+from flask_smorest import Blueprint
+from marshmallow import Schema, fields, validate
+
+from events.projector import Lru
+from events.store import UnknownGame
+from replays.archive import archive
+from replays.importer import ImportRefused, import_record
+from replays.record import NotFinished, Record, RecordError
+from replays.replay import BadStep, replay_of
+from replays.store import BadCursor, ReplayStore, UnknownReplay, for_event_store
+from replays.verify import verify
+from service.problems import problem, problem_abort
+from service.security import limit_writes
+from service.usecases import NotFound
+
+blp = Blueprint("replays", __name__, url_prefix="/api/replays",
+                description="Replays of finished games: list, step through, verify, "
+                            "export and import")  # fmt: skip
+
+IMPORT_MAX_BYTES = 8 * 1024 * 1024  # a long game's record is about 200 kB
+RECORDS_KEPT = 64  # parsed records kept per process (a replay never changes)
+
+
+# -- schemas --------------------------------------------------------------------------------
+class ListQuery(Schema):
+    limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
+    cursor = fields.String(load_default=None)
+    player = fields.String(load_default=None, validate=validate.Length(min=1, max=200))
+    result = fields.String(load_default=None, validate=validate.Length(min=1, max=40),
+                           metadata={"description": "a winning seat, or draw"})  # fmt: skip
+    imported = fields.Boolean(load_default=None)
+
+
+class ReplayList(Schema):
+    replays = fields.List(fields.Dict(), metadata={"description": "headers, newest first"})
+    total = fields.Integer()
+    next = fields.String(allow_none=True, metadata={"description": "cursor of the next page"})
+
+
+class ReplayBody(Schema):
+    header = fields.Dict()
+    events = fields.List(fields.Dict())
+
+
+class StateQuery(Schema):
+    perspective = fields.String(data_key="as", load_default="spectator",
+                                metadata={"description": "a seat, spectator or full"})  # fmt: skip
+
+
+class StateBody(Schema):
+    id = fields.String()
+    step = fields.Integer()
+    steps = fields.Integer(metadata={"description": "the last step (the number of events)"})
+    perspective = fields.String()
+    event = fields.Dict(allow_none=True, metadata={"description": "the event at this step"})
+    view = fields.Dict()
+
+
+class VerifyBody(Schema):
+    id = fields.String()
+    ok = fields.Boolean()
+    sentence = fields.String()
+    checks = fields.List(fields.String())
+    divergence = fields.Dict(allow_none=True)
+    notes = fields.List(fields.String())
+    events = fields.Integer()
+
+
+class ImportedBody(Schema):
+    id = fields.String()
+    renamed = fields.Boolean()
+    duplicate = fields.Boolean()
+    sentence = fields.String()
+    report = fields.Dict()
+
+
+# -- helpers --------------------------------------------------------------------------------
+def replay_store() -> ReplayStore:
+    found = current_app.extensions.get("replays")
+    if found is None:
+        found = current_app.config.get("REPLAY_STORE")
+        if found is None:
+            found = for_event_store(current_app.extensions["bingfa"].store)
+        current_app.extensions["replays"] = found
+    return found
+
+
+def _records() -> Lru:
+    return current_app.extensions.setdefault("replay_records", Lru(RECORDS_KEPT))
+
+
+def record(replay_id: str) -> Record:
+    """The replay, archived now if the game has ended but is not archived yet."""
+    cache = _records()
+    found = cache.get(replay_id)
+    if found is not None:
+        return found
+    store = replay_store()
+    try:
+        found = store.get(replay_id)
+    except UnknownReplay:
+        try:
+            archive(current_app.extensions["bingfa"].store, store, replay_id)
+        except UnknownGame:
+            raise NotFound(f"there is no replay {replay_id!r}") from None
+        except NotFinished as error:
+            raise NotFound(str(error)) from None
+        found = store.get(replay_id)
+    cache.put(replay_id, found)
+    return found
+
+
+# -- views ----------------------------------------------------------------------------------
+@blp.route("")
+@blp.arguments(ListQuery(), location="query")
+@blp.response(200, ReplayList)
+def list_replays(query):
+    """Archived replays, newest finish first; filter by player id, result (a winning seat
+    or ``draw``) and imported; page with ``next`` as ``cursor``."""
+    try:
+        page = replay_store().list(**query)
+    except BadCursor as error:
+        problem_abort(400, str(error))
+    return {"replays": page.items, "total": page.total, "next": page.next}
+
+
+@blp.route("/<replay_id>")
+@blp.response(200, ReplayBody)
+def get_replay(replay_id):
+    """The whole record: its header and every event (everything is public now)."""
+    found = record(replay_id)
+    return {"header": dict(found.header), "events": [e.to_dict() for e in found.events]}
+
+
+@blp.route("/<replay_id>/export")
+@blp.response(200, content_type="application/x-ndjson")
+def export(replay_id):
+    """The record as JSON Lines (docs/replay-format.md), as a download."""
+    record(replay_id)  # archives a finished game not archived yet
+    text = replay_store().text(replay_id)
+    return Response(text, mimetype="application/x-ndjson", headers={
+        "Content-Disposition": f'attachment; filename="bingfa-{replay_id}.jsonl"'})  # fmt: skip
+
+
+@blp.route("/<replay_id>/states/<int:n>")
+@blp.arguments(StateQuery(), location="query")
+@blp.response(200, StateBody)
+def state(query, replay_id, n):
+    """The position after ``n`` events as a seat saw it then (``as=blue``), as a
+    spectator saw it, or ``full``: everything, hidden parts included."""
+    found = record(replay_id)
+    replay = replay_of(found)
+    perspective = query["perspective"]
+    if perspective not in replay.perspectives:
+        problem_abort(400, f"as= is one of {', '.join(replay.perspectives)}, not {perspective!r}")
+    try:
+        view = replay.view_at(n, perspective)
+    except BadStep as error:
+        raise NotFound(str(error)) from None
+    event = found.events[n - 1].to_dict() if n else None
+    return {"id": replay_id, "step": n, "steps": replay.length, "perspective": perspective,
+            "event": event, "view": view}  # fmt: skip
+
+
+@blp.route("/<replay_id>/verify")
+@blp.response(200, VerifyBody)
+def verify_replay(replay_id):
+    """Audit the record: hash chain, seed and nonce commitments, a re-run of the rules."""
+    report = verify(record(replay_id))
+    return {"id": replay_id, **report.to_dict()}
+
+
+@blp.route("", methods=["POST"])
+@limit_writes
+@blp.response(201, ImportedBody)
+def import_replay():
+    """Import a record exported from a Bingfa server: the JSON Lines as the body, or as a
+    multipart file (any field name). It is verified first; a record that does not hold is
+    refused (422, with the first divergence) and nothing is stored."""
+    text = _upload()
+    bingfa = current_app.extensions["bingfa"]
+    try:
+        done = import_record(text, replay_store(),
+                             taken=lambda i: bingfa.store.game_of(i) is not None)  # fmt: skip
+    except RecordError as error:
+        problem_abort(400, f"this is not a replay record: {error}")
+    except ImportRefused as refused:
+        report = refused.report
+        divergence = None if report.divergence is None else _jsonable(report.divergence)
+        abort(problem(422, "replay-does-not-verify", "The record does not verify",
+                      report.sentence, divergence=divergence,
+                      report=_jsonable(report)))  # fmt: skip
+    return {"id": done.id, "renamed": done.renamed, "duplicate": done.duplicate,
+            "sentence": done.sentence, "report": done.report.to_dict()}  # fmt: skip
+
+
+def _jsonable(value: Any) -> Any:
+    return value.to_dict()
+
+
+def _upload() -> bytes:
+    limit = current_app.config.get("REPLAY_IMPORT_MAX_BYTES", IMPORT_MAX_BYTES)
+    if request.content_length is not None and request.content_length > limit:
+        abort(problem(413, "too-large", "The record is too large",
+                      f"a record may be at most {limit} bytes"))  # fmt: skip
+    if request.mimetype == "multipart/form-data":
+        files = list(request.files.values())
+        if len(files) != 1:
+            problem_abort(400, "send one file: the record as JSON Lines")
+        data = files[0].read(limit + 1)
+    else:
+        data = request.get_data(cache=False)
+    if len(data) > limit:
+        abort(problem(413, "too-large", "The record is too large",
+                      f"a record may be at most {limit} bytes"))  # fmt: skip
+    if not data.strip():
+        problem_abort(400, "the body is empty: send the record as JSON Lines")
+    return data

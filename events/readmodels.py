@@ -315,6 +315,13 @@ class ReadModels:
             pipe.hget(Keys(p).finished_info, game_id)
         return [_decode(raw) for raw in pipe.execute() if raw is not None]
 
+    def finished_between(self, low_ms: int, high_ms: int, limit: int = 1000) -> list[str]:
+        """Games that finished between ``low_ms`` and ``high_ms`` (epoch ms), oldest first."""
+        found = self._all(lambda k: k.finished, "zrangebyscore", low_ms, high_ms, 0, limit,
+                          True)  # fmt: skip
+        ranked = sorted((score, member.decode()) for rows in found for member, score in rows)
+        return [game_id for _, game_id in ranked[:limit]]
+
     def ai_owed_before(self, cutoff_ms: int, limit: int = 1000) -> list[str]:
         """Games in which an AI seat has owed a move since before ``cutoff_ms`` (epoch
         ms), longest waiting first: the moves whose task was lost, for the sweep."""

@@ -29,6 +29,7 @@ ANALYSIS_QUEUE = "analysis"
 PLAY_AI_MOVE = "bingfa.play_ai_move"  # the task's stable name (messages carry it)
 SWEEP_AI_MOVES = "bingfa.sweep_ai_moves"
 ARCHIVE_GAME = "bingfa.archive_game"  # a finished game's record into the replay store
+SWEEP_UNARCHIVED = "bingfa.sweep_unarchived"  # archive tasks that were lost
 SWEEP_EVERY = 30.0  # seconds between beat's sweeps for AI moves whose task was lost
 
 DEFAULT_BROKER = "redis://127.0.0.1:6379/0"
@@ -76,13 +77,19 @@ def make_celery(config: Mapping[str, Any] | None = None) -> Celery:
             PLAY_AI_MOVE: {"queue": AI_QUEUE},
             SWEEP_AI_MOVES: {"queue": AI_QUEUE},
             ARCHIVE_GAME: {"queue": ANALYSIS_QUEUE},
+            SWEEP_UNARCHIVED: {"queue": ANALYSIS_QUEUE},
         },
         beat_schedule={
             "sweep-ai-moves": {
                 "task": SWEEP_AI_MOVES,
                 "schedule": SWEEP_EVERY,
                 "options": {"expires": SWEEP_EVERY},  # a backlog of sweeps is one sweep
-            }
+            },
+            "sweep-unarchived": {
+                "task": SWEEP_UNARCHIVED,
+                "schedule": 10 * SWEEP_EVERY,
+                "options": {"expires": 10 * SWEEP_EVERY},
+            },
         },
         task_annotations={
             PLAY_AI_MOVE: {"soft_time_limit": AI_SOFT_TIME_LIMIT, "time_limit": AI_TIME_LIMIT}

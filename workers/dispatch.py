@@ -90,3 +90,19 @@ def sweep_owed_ai_moves(
             continue
         queued += [(game_id, seat) for seat in enqueue_ai_moves(game, celery=celery)]
     return queued
+
+
+ARCHIVE_WINDOW_MS = 2 * 3600_000  # how far back the sweep looks (older: bingfa archive --all)
+ARCHIVE_GRACE_MS = 60_000  # the archive task queued at the end has had its chance
+
+
+def sweep_unarchived(models: Any, replays: Any, now_ms: int, celery: Any = None) -> list[str]:
+    """Queue the archive of games that finished in the last two hours (over a minute
+    ago) and are not in the replay store: their archive task was lost. Run by beat."""
+    if celery is None:
+        from workers.celery_app import app as celery
+    finished = models.finished_between(now_ms - ARCHIVE_WINDOW_MS, now_ms - ARCHIVE_GRACE_MS)
+    missing = [game_id for game_id in finished if not replays.exists(game_id)]
+    for game_id in missing:
+        celery.send_task(ARCHIVE_GAME, args=(game_id,), queue=ANALYSIS_QUEUE)
+    return missing

@@ -25,8 +25,8 @@ from events.readmodels import ReadModels
 from events.store import ConcurrencyError, UnknownGame
 from service.usecases import Bingfa
 from workers import ai, bootstrap
-from workers.celery_app import ARCHIVE_GAME, PLAY_AI_MOVE, SWEEP_AI_MOVES
-from workers.dispatch import ai_level, sweep_owed_ai_moves
+from workers.celery_app import ARCHIVE_GAME, PLAY_AI_MOVE, SWEEP_AI_MOVES, SWEEP_UNARCHIVED
+from workers.dispatch import ai_level, sweep_owed_ai_moves, sweep_unarchived
 
 log = logging.getLogger(__name__)
 
@@ -116,3 +116,17 @@ def archive_game(self, game_id: str) -> str:
     except (UnknownGame, NotFinished) as error:
         log.warning("archive of %s: %s", game_id, error)
         return str(error)
+
+
+@shared_task(name=SWEEP_UNARCHIVED, bind=True, ignore_result=True)
+def sweep_unarchived_games(self) -> int:
+    """Beat's sweep: queue the archive of recently finished games whose task was lost."""
+    from replays.store import for_event_store
+
+    store = bootstrap.bingfa(self.app).store
+    models = ReadModels(store.redis, store.partitions)
+    missing = sweep_unarchived(models, for_event_store(store), int(time.time() * 1000),
+                               celery=self.app)  # fmt: skip
+    if missing:
+        log.warning("archives queued again after their task was lost: %s", missing)
+    return len(missing)

@@ -237,10 +237,43 @@ def test_beat_sweeps_up_an_ai_move_whose_task_was_lost(redis_client, celery):
     assert sweep(since + 10 * STALE_MS) == ([], [])
 
 
-def test_beat_runs_the_sweep_on_the_ai_queue():
-    from workers.celery_app import SWEEP_AI_MOVES, make_celery
+def test_beat_runs_the_sweeps():
+    from workers.celery_app import ANALYSIS_QUEUE, SWEEP_AI_MOVES, SWEEP_UNARCHIVED, make_celery
 
     app = make_celery({"broker_url": "memory://"})
-    (entry,) = app.conf.beat_schedule.values()
-    assert entry["task"] == SWEEP_AI_MOVES and entry["schedule"] <= 60
+    schedule = {e["task"]: e["schedule"] for e in app.conf.beat_schedule.values()}
+    assert schedule[SWEEP_AI_MOVES] <= 60 and schedule[SWEEP_UNARCHIVED] <= 600
     assert app.conf.task_routes[SWEEP_AI_MOVES] == {"queue": AI_QUEUE}
+    assert app.conf.task_routes[SWEEP_UNARCHIVED] == {"queue": ANALYSIS_QUEUE}
+
+
+def test_beat_archives_a_finished_game_whose_archive_task_was_lost(redis_client, celery):
+    import random
+
+    from events.readmodels import ReadModels, epoch_ms
+    from events.redis_store import RedisEventStore
+    from replays.archive import archive
+    from replays.store import ReplayStore
+    from workers.celery_app import ANALYSIS_QUEUE, ARCHIVE_GAME
+    from workers.dispatch import ARCHIVE_GRACE_MS, sweep_unarchived
+
+    store = RedisEventStore(redis_client, partitions=4)
+    models, replays = ReadModels(redis_client, 4), ReplayStore(redis_client)
+    app = Bingfa(store)  # no follow-up: the archive task is lost
+    game_id = started(app, {"blue": "human", "red": "human"})
+    rng = random.Random(3)
+    while (game := app.load(game_id)).outcome is None:
+        seat = next(iter(game.pending))
+        app.submit(game_id, seat, game.rules.random_command(game.state, seat, rng))
+    models.project(store, game_id)
+    ended = epoch_ms(app.load(game_id).meta["last_at"])
+
+    def sweep(now):  # only this test's game (the Redis may hold other tests' games)
+        missing = [g for g in sweep_unarchived(models, replays, now, celery) if g == game_id]
+        return missing, [m for m in celery.take() if m[1] == (game_id,)]
+
+    assert sweep(ended + 1000) == ([], [])  # its own task may still be on its way
+    later = ended + ARCHIVE_GRACE_MS + 1
+    assert sweep(later) == ([game_id], [(ARCHIVE_GAME, (game_id,), ANALYSIS_QUEUE)])
+    archive(store, replays, game_id)
+    assert sweep(later) == ([], [])

@@ -1,9 +1,11 @@
 """Loading a game: fold its stream (from the latest valid snapshot) into a ``LoadedGame``.
 
 The stream holds the service's system events (``game_created``, ``seat_joined``,
-``seed_revealed``) and the game's own events; the first shape the game's metadata, the
-second are folded with the game's ``evolve``. A snapshot made for other rules (another
-``rules.version``) is ignored and the stream is folded from the start.
+``seed_revealed`` …) and the game's own events; the first shape the game's metadata, the
+second are folded with the game's ``evolve``. A continued game's ``position_set`` replaces
+the state outright (``rules.load_state``): it stands where the deal stands in others.
+A snapshot made for other rules (another ``rules.version``) is ignored and the stream is
+folded from the start.
 """
 
 from __future__ import annotations
@@ -110,6 +112,9 @@ def apply(game: LoadedGame, envelopes: Iterable[Envelope]) -> LoadedGame:
             elif env.type == "seat_handed_to_ai":
                 handed = {env.payload["seat"]: "ai:" + env.payload["level"]}
                 meta["handed"] = {**meta.get("handed", {}), **handed}
+            elif env.type == "position_set":  # a continued game starts from this position
+                state = rules.load_state(env.payload["state"])
+                meta["dealt"] = True
         else:
             meta["dealt"] = True
             state = rules.evolve(state, env.event())

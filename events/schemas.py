@@ -21,6 +21,8 @@ SYSTEM_FIELDS: dict[str, dict[str, str]] = {
         "seats": "dict",
         "seed_sha256": "str",
         "~rated": "bool",  # absent in games made before ratings: unrated
+        # a game continued from a replay: {"replay": id, "step": n, "seat": seat}
+        "~from": "dict",
     },
     # A seat's command, as it was given, before the events it caused: the audit re-runs
     # the rules over these with the revealed seed. Visible to its seat until the end.
@@ -29,6 +31,9 @@ SYSTEM_FIELDS: dict[str, dict[str, str]] = {
     "seat_handed_to_ai": {"seat": "str", "level": "str"},
     # A seat is taken; ``nonce_sha256`` commits to the seat's own nonce, revealed at the end.
     "seat_joined": {"seat": "str", "player": "str?", "nonce_sha256": "str?"},
+    # A continued game's opening, instead of the deal: the whole position (``rules.dump_state``
+    # text), the hidden cards re-dealt from the game's own chance. Visible to the server only.
+    "position_set": {"state": "str"},
     # The last event: the seed and the nonces, so anyone can re-derive every shuffle.
     "seed_revealed": {"seed": "str", "nonces": "dict"},
 }

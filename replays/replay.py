@@ -9,7 +9,8 @@
 
 ``n`` runs from 0 (nothing has happened) to ``len(record.events)`` (the end). System
 events (game_created, seat_joined, command_given, …) are counted in ``n`` but change
-nothing in the game's state. Events are upcast to the current schema before folding.
+nothing in the game's state, except a continued game's ``position_set``, which sets it.
+Events are upcast to the current schema before folding.
 
 Fast for any ``n``: a record is folded once and a state kept every ``CHECKPOINT_EVERY``
 events (states are immutable values, ``evolve`` returns a new one), so a lookup folds at
@@ -33,6 +34,7 @@ CHECKPOINT_EVERY = 8
 CACHE_SIZE = 128
 SPECTATOR = "spectator"
 FULL = "full"
+POSITION = "position_set"  # a continued game's declared start (see service.usecases)
 
 _cache = Lru(CACHE_SIZE)
 
@@ -69,13 +71,14 @@ class Replay:
         self.every = every
         # the game-level events, upcast, with the step (1-based seq) each comes at
         upcast = upcast_all(key, record.events)
+        # (a continued game's position_set counts as one: it replaces the state)
         self._events = [(i + 1, e.event()) for i, e in enumerate(upcast)
-                        if e.type not in SYSTEM_FIELDS]  # fmt: skip
+                        if e.type not in SYSTEM_FIELDS or e.type == POSITION]  # fmt: skip
         self._steps = [step for step, _ in self._events]
         self._checkpoints = [rules.initial()]  # state after the first k * every game events
         state = self._checkpoints[0]
         for k, (_, event) in enumerate(self._events, start=1):
-            state = rules.evolve(state, event)
+            state = self._evolve(state, event)
             if k % every == 0:
                 self._checkpoints.append(state)
         self.final = state
@@ -95,8 +98,13 @@ class Replay:
         k = done // self.every
         state = self._checkpoints[k]
         for _, event in self._events[k * self.every : done]:
-            state = self.rules.evolve(state, event)
+            state = self._evolve(state, event)
         return state
+
+    def _evolve(self, state: Any, event: dict[str, Any]) -> Any:
+        if event["type"] == POSITION:
+            return self.rules.load_state(event["state"])
+        return self.rules.evolve(state, event)
 
     def view_at(self, n: int, perspective: str = SPECTATOR) -> dict[str, Any]:
         if perspective not in self.perspectives:

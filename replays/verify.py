@@ -17,6 +17,12 @@ The checks run in order and stop at the first divergence:
    ``decide(state, seat, command, rng_for(seed, nonces, n))`` must give exactly the
    recorded events that follow it (type, visible_to, payload, and the command's actor and
    time); ``outcome``: the game's outcome at the end is the header's result.
+   ``position``: a game continued from a replay (``game_created.from``) has no deal; it
+   starts from the position its ``position_set`` declares (written with the last seat's
+   join), which is taken as given: the audit checks everything after it. (That position
+   re-deals what the continuing seat could not see, with ``rng_for(seed, nonces, its
+   seq)``; holding the original replay, one can re-derive it with the AI's
+   ``determinize`` from that seat's view at the step ``from`` names.)
 
 A divergence names the ``step`` (the event's seq; 0 is the header line), the ``field`` (a
 dotted path: ``hash``, ``prev``, ``payload.cards.1``, ``header.result`` …), what was
@@ -240,6 +246,35 @@ class _Rerun:
         self.n = len(self.events)
         self.checked: set[str] = set()
 
+    @property
+    def continued(self) -> bool:
+        """A game continued from a replay: it starts from a declared position."""
+        return bool(self.events[0].payload.get("from"))
+
+    def declared(self, i: int, at: str) -> Any:
+        """The position a continued game declares (``position_set`` at index ``i``, written
+        with the last seat's join): taken as the start, what follows is re-run from it."""
+        env = self.events[i] if i < self.n else None
+        seq = i + 1
+        if env is None or env.type != "position_set":
+            _fail("rules", seq, "type", "position_set", None if env is None else env.type,
+                  f"Event {seq} should set the position the game continues from, once "
+                  "its seats are taken.")  # fmt: skip
+        self.check_schema(env)
+        for name, want, found in (("actor", SYSTEM, env.actor), ("visible_to", "server",
+                                  env.visible_to), ("at", at, env.at)):  # fmt: skip
+            if found != want:
+                _fail("rules", seq, name, want, found, f"Event {seq} sets the position "
+                      f"with {name} {found!r}, not {want!r}.")  # fmt: skip
+        try:
+            state = self.rules.load_state(env.payload.get("state"))
+        except Exception as error:  # a position a forger made up
+            _fail("rules", seq, "payload.state", "a position the rules can read",
+                  env.payload.get("state"),
+                  f"Event {seq} sets a position the rules cannot read: {error}.")  # fmt: skip
+        self.checked.add("position")
+        return state
+
     def check_schema(self, env: Envelope) -> None:
         try:
             codec().check(self.key, env.event())
@@ -330,7 +365,10 @@ class _Rerun:
                              "have."))  # fmt: skip
                 joined.add(seat)
                 i += 1
-                if joined == set(seats) and not dealt:
+                if joined == set(seats) and not dealt and self.continued:
+                    state, i = self.declared(i, env.at), i + 1
+                    dealt = True
+                elif joined == set(seats) and not dealt:
                     try:
                         deal = rules.setup(options, rng_for(self.seed, self.nonces, seq + 1))
                     except Exception as error:  # options a forger made up
@@ -453,7 +491,13 @@ def _audit(record: Record, registry: Mapping[str, Any] | None, passed: list[str]
     nonces = last.get("nonces") if isinstance(last.get("nonces"), dict) else {}
     rerun = _Rerun(record, rules, str(last.get("seed")), nonces)
     state = rerun.run()
-    passed += [c for c in ("deal", "commands") if c in rerun.checked]
+    passed += [c for c in ("deal", "position", "commands") if c in rerun.checked]
+    if rerun.continued:
+        origin = record.events[0].payload.get("from") or {}
+        notes.append(f"This game continues replay {origin.get('replay')!r} from its step "
+                     f"{origin.get('step')} as {origin.get('seat')}: its record starts from "
+                     "the position it declares (position_set), and the audit checks "
+                     "everything after it.")  # fmt: skip
     _outcome(record, rules, state)
     passed.append("outcome")
 

@@ -132,7 +132,7 @@ class Bingfa:
         ]
         if len(game.open_seats) == 1:  # this seat was the last one: deal
             rng = rng_for(secret["seed"], secret["nonces"], game.version + 2)
-            events += game.rules.setup(game.created.get("options", {}), rng)
+            events += self._opening(game, rng)
         version = self.store.append(game_id, game.version, events)
         self._after(game, events)
         return version
@@ -318,3 +318,98 @@ class Bingfa:
         if self.on_appended is not None:
             self.on_appended(game, events)
         return game
+
+    # -- continue a finished game from one of its steps ----------------------------------
+    def continue_from(
+        self,
+        record: Any,
+        step: int,
+        seat: str,
+        level: str,
+        access: Mapping[str, str] | None = None,
+    ) -> str:
+        """A new game against the AI at ``level`` from step ``step`` of a finished game's
+        ``record`` (a ``replays.record.Record``), ``seat`` played by a human. The stream is
+        ``game_created`` (``from``: the replay, step and seat), the AI's ``seat_joined``,
+        and, when the human takes the seat, ``position_set`` instead of the deal: what
+        ``seat`` saw at that step, the rest (the opponent's hand, both deck orders, the
+        face-down cards) re-dealt at random from the new game's own chance, with the
+        human's nonce in it (see ``_opening``). Refuses, with a sentence and writing
+        nothing, a step the record does not have, a step where the game is over or where
+        nobody has a decision to make, and a position the seat's view cannot rebuild."""
+        import random
+
+        from replays.replay import BadStep, replay_of
+
+        key = record.header.get("game")
+        rules = self.registry.get(key)
+        if rules is None:
+            raise NotFound(f"there is no game called {key!r}")
+        if seat not in rules.seats:
+            seats = " and ".join(rules.seats)
+            raise RulesError(f"there is no seat {seat!r} to continue as; the seats are {seats}")
+        self._check_level(level)
+        replay = replay_of(record)
+        try:
+            state = replay.state_at(step)
+        except BadStep as error:
+            raise RulesError(str(error)) from None
+        if rules.outcome(state) is not None:
+            raise RulesError(f"the game is over at step {step}: there is nothing left to play")
+        if not rules.pending(state):
+            later = next((n for n in range(step + 1, replay.length + 1)
+                          if rules.pending(replay.state_at(n))), None)  # fmt: skip
+            hint = f"; step {later} is the next where someone decides" if later else ""
+            raise RulesError(f"at step {step} nobody has a decision to make (the rules are "
+                             f"playing on by themselves){hint}")  # fmt: skip
+        view = rules.view(state, seat)
+        adapter = self._adapter(rules)
+        if rules.view(adapter.determinize(view, seat, random.Random(0)), seat) != view:
+            raise RulesError(f"the position at step {step} is in the middle of a battle and "
+                             f"cannot be rebuilt from what {seat} saw; choose a step "
+                             "where a player places, keeps cards, names a province or "
+                             "plays a Warlord")  # fmt: skip
+        opponent = next(s for s in rules.seats if s != seat)
+        seats = {seat: "human", opponent: f"ai:{level}"}
+        created_with = record.events[0].payload
+        game_id = self.token(9)
+        seed = self.token(32)
+        self.store.put_secret(game_id, json.dumps({"seed": seed, "nonces": {}}))
+        self.store.put_secret(game_id, json.dumps({"seat": seat, "view": view}), "position")
+        if access is not None:
+            self.store.put_secret(game_id, json.dumps(dict(access)), "access")
+        created = {
+            "type": "game_created",
+            "visible_to": "all",
+            "game": key,
+            "rules_version": rules.version,
+            "options": dict(created_with.get("options") or {}),
+            "seats": seats,
+            "seed_sha256": commitment(seed),
+            "from": {"replay": record.header["id"], "step": step, "seat": seat},
+        }
+        self.store.append(game_id, 0, [created])
+        self.join(game_id, opponent, player=seats[opponent])
+        return game_id
+
+    def _opening(self, game: LoadedGame, rng: Any) -> list[dict[str, Any]]:
+        """The events that start a game once its seats are taken: the rules' deal, or for
+        a continued game its position, re-dealt with ``rng`` (the deal's own chance)."""
+        if not game.created.get("from"):
+            return game.rules.setup(game.created.get("options", {}), rng)
+        raw = self.store.get_secret(game.game_id, "position")
+        if raw is None:
+            raise NotFound(f"game {game.game_id!r} has lost the position it continues from")
+        position = json.loads(raw)
+        state = self._adapter(game.rules).determinize(position["view"], position["seat"], rng)
+        return [{"type": "position_set", "visible_to": "server",
+                 "state": game.rules.dump_state(state)}]  # fmt: skip
+
+    @staticmethod
+    def _adapter(rules: Any) -> Any:
+        from workers import ai  # pure: determinize samples a position from a seat's view
+
+        adapter = ai.ADAPTERS.get(rules.key)
+        if adapter is None:
+            raise RulesError(f"{rules.name} games cannot be continued from a replay")
+        return adapter

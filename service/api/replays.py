@@ -22,6 +22,7 @@ from replays.record import NotFinished, Record, RecordError
 from replays.replay import BadStep, replay_of
 from replays.store import BadCursor, ReplayStore, UnknownReplay, for_event_store
 from replays.verify import verify
+from service import access, schemas
 from service.problems import problem, problem_abort
 from service.security import limit_writes
 from service.usecases import NotFound
@@ -77,6 +78,14 @@ class VerifyBody(Schema):
     divergence = fields.Dict(allow_none=True)
     notes = fields.List(fields.String())
     events = fields.Integer()
+
+
+class ContinueBody(Schema):
+    step = fields.Integer(required=True, strict=True,
+                          metadata={"description": "the step to continue from"})  # fmt: skip
+    seat = fields.String(required=True, metadata={"description": "the seat you play"})
+    level = fields.String(load_default="medium",
+                          metadata={"description": "the AI level of the other seat"})  # fmt: skip
 
 
 class ImportedBody(Schema):
@@ -205,6 +214,28 @@ def import_replay():
                       report=_jsonable(report)))  # fmt: skip
     return {"id": done.id, "renamed": done.renamed, "duplicate": done.duplicate,
             "sentence": done.sentence, "report": done.report.to_dict()}  # fmt: skip
+
+
+@blp.route("/<replay_id>/continue", methods=["POST"])
+@limit_writes
+@blp.arguments(ContinueBody())
+@blp.response(201, schemas.Created)
+def continue_game(body, replay_id):
+    """A new game against the AI from step ``step`` of this replay, you playing ``seat``:
+    what that seat saw then, the cards it could not know re-dealt at random (from the new
+    game's own verifiable chance). The seat's token is shown only in this answer; open
+    its invite link to take the seat (the position is set when you do)."""
+    found = record(replay_id)
+    token = access.new_token()
+    bingfa = current_app.extensions["bingfa"]
+    game_id = bingfa.continue_from(found, body["step"], body["seat"], body["level"],
+                                   access={body["seat"]: access.token_hash(token)})  # fmt: skip
+    seats = {}
+    for seat, kind in bingfa.load(game_id).seats.items():
+        seats[seat] = {"kind": kind}
+        if seat == body["seat"]:
+            seats[seat].update(token=token, invite=f"/g/{game_id}/{seat}#token={token}")
+    return {"game_id": game_id, "version": bingfa.store.version(game_id), "seats": seats}
 
 
 def _jsonable(value: Any) -> Any:

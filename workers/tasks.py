@@ -17,6 +17,7 @@ import os
 import time
 
 from celery import shared_task
+from celery.exceptions import SoftTimeLimitExceeded
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -66,7 +67,9 @@ def take_ai_turn(bingfa: Bingfa, game_id: str, expected_version: int, seat: str)
     if game.version != expected_version or seat not in game.pending:
         return ALREADY_MOVED
     rng = ai.move_rng(game_id, expected_version, seat, bingfa.store.get_secret(game_id))
-    command = ai.choose_command(game.rules, game.state, seat, level, rng)
+    # Past the soft time limit the search stops and plays the best it found.
+    command = ai.choose_command(game.rules, game.state, seat, level, rng,
+                                interrupts=(SoftTimeLimitExceeded,))  # fmt: skip
     if command is None:
         return ALREADY_MOVED
     try:

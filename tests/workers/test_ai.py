@@ -108,3 +108,30 @@ def test_celery_settings_come_from_the_environment_and_config():
         assert route["queue"].name == AI_QUEUE
     finally:
         app.close()
+
+
+class TimeUp(Exception):
+    """Stands in for Celery's SoftTimeLimitExceeded."""
+
+
+@pytest.mark.parametrize("after", [0, 1, 7])
+def test_a_search_cut_short_by_the_time_limit_plays_its_best_so_far(monkeypatch, after):
+    state, seat = next((s, seat) for s, seat in play_random_game(4)
+                       if RULES.pending(s)[seat] == "place")  # fmt: skip
+    adapter = ai.ADAPTERS["sun-tzu"]
+    calls = {"n": 0}
+    real = adapter.determinize
+
+    def determinize_until_time_is_up(view, who, rng):
+        calls["n"] += 1
+        if calls["n"] > after + 1:  # the first sample is the root's, then one per iteration
+            raise TimeUp
+        return real(view, who, rng)
+
+    monkeypatch.setattr(adapter, "determinize", determinize_until_time_is_up)
+    command = ai.choose_command(RULES, state, seat, "hard", random.Random(1),
+                                interrupts=(TimeUp,))  # fmt: skip
+    RULES.decide(state, seat, command, random.Random(0))  # legal
+    assert calls["n"] == after + 2  # it stopped there, far short of hard's 1200 iterations
+    with pytest.raises(TimeUp):  # without the interrupt named, the exception goes through
+        ai.choose_command(RULES, state, seat, "hard", random.Random(1))

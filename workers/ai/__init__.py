@@ -14,6 +14,7 @@ smaller and bigger iteration budgets).
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import random
 from collections.abc import Callable
@@ -70,6 +71,8 @@ def _adapter(rules: Any) -> Adapter:
         raise ValueError(f"there is no AI for {rules.key!r} beyond the random level") from None
 
 
+BUDGETS: dict[str, Budget] = {"medium": MEDIUM, "hard": HARD}  # the searching levels
+
 LEVELS: dict[str, Chooser] = {
     "random": _random,
     "easy": _easy,
@@ -85,10 +88,14 @@ def choose_command(
     level: str,
     rng: random.Random,
     budget: Budget | None = None,
+    interrupts: tuple[type[BaseException], ...] = (),
 ) -> dict[str, Any] | None:
     """The command an AI of ``level`` plays for ``seat`` in ``state``. It is None when the
     seat owes nothing. An unknown level raises ``ValueError``. ``budget`` overrides the
-    level's thinking budget (search levels only)."""
+    level's thinking budget (search levels only); ``interrupts`` end a search early with
+    its best decision so far (the Celery task's soft time limit)."""
+    if interrupts and level in BUDGETS:
+        budget = dataclasses.replace(budget or BUDGETS[level], interrupts=interrupts)
     try:
         chooser = LEVELS[level]
     except KeyError:

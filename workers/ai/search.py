@@ -39,6 +39,9 @@ class Budget:
 
     iterations: int
     seconds: float | None = None
+    # Exceptions that end the thinking at once with the best decision found so far, e.g.
+    # Celery's SoftTimeLimitExceeded, raised inside the task when its soft limit passes.
+    interrupts: tuple[type[BaseException], ...] = ()
 
 
 class Adapter(Protocol):
@@ -88,12 +91,17 @@ def search(
     by_key = {adapter.key(c): c for c in mine}
     root = Node()
     started = time.perf_counter()
-    for i in range(budget.iterations):
-        if budget.seconds is not None and i and time.perf_counter() - started > budget.seconds:
-            break
-        state = first if i == 0 else adapter.determinize(view, seat, rng)
-        _iterate(rules, adapter, root, state, seat, mine, rng, max_depth)
-    arms = root.arms[seat]
+    try:
+        for i in range(budget.iterations):
+            if budget.seconds is not None and i and time.perf_counter() - started > budget.seconds:
+                break
+            state = first if i == 0 else adapter.determinize(view, seat, rng)
+            _iterate(rules, adapter, root, state, seat, mine, rng, max_depth)
+    except budget.interrupts:
+        pass  # out of time: answer with what the iterations so far found
+    arms = root.arms.get(seat)
+    if not arms:  # interrupted before the first iteration finished
+        return mine[0]
     simultaneous = len(root.arms) > 1
     return by_key[_final(arms, rng, simultaneous)]
 

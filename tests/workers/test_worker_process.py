@@ -136,9 +136,11 @@ def wait_until(predicate, timeout, what, *workers):
         time.sleep(0.05)
 
 
-def test_a_worker_plays_an_all_ai_game_to_the_end(app, workers):
+@pytest.mark.parametrize("seats", [("random", "random"), ("medium", "easy")])
+def test_a_worker_plays_an_all_ai_game_to_the_end(app, workers, seats):
     worker = workers("solo")
-    game_id = app.create_game("sun-tzu", None, {"blue": "ai:random", "red": "ai:random"})
+    blue, red = seats
+    game_id = app.create_game("sun-tzu", None, {"blue": f"ai:{blue}", "red": f"ai:{red}"})
 
     def over():
         return load(app.store, game_id).outcome is not None
@@ -154,6 +156,7 @@ def test_a_worker_plays_an_all_ai_game_to_the_end(app, workers):
         "red",
     }
     log = worker.log()
+    assert log.count("blue played place") >= 3 and log.count("red played place") >= 3
     assert "Traceback" not in log and "ERROR" not in log, log[-4000:]
 
 

@@ -8,14 +8,14 @@ games (default 200; ``--quick`` 4) of standard Sun Tzu with event cards, through
 2k and 2k + 1 share a seed (the same deal, once from each seat). A game's score counts a draw
 as half a win; the interval is the 95% Wilson score interval.
 
-Speed: the seconds of every ``choose_command`` of hard and of medium (``time.perf_counter``
-around the call), as the 95th percentile (nearest rank) over all their decisions in
+Speed: the seconds of every ``choose_command`` of hard and of medium, measured with
+``time.process_time`` around the call (CPU time: the time on one core of its own, however
+busy the machine), as the 95th percentile (nearest rank) over all their decisions in
 ``--timed-games`` games each (default 10; ``--quick`` 2). Those games are played first, in
-this one process, with nothing else of the bench running, so each move has one core to
-itself; they are the first games of the first pairing each level plays (hard–random,
-medium–easy) and count in the win rates too. The rest of the games then run on ``--jobs``
-processes (default one per core), whose think times are not used (processes contend for
-cores, caches and memory bandwidth there).
+this one process, with nothing else of the bench running; they are the first games of the
+first pairing each level plays (hard–random, medium–easy) and count in the win rates too.
+The rest of the games then run on ``--jobs`` processes (default one per core), whose think
+times are not used.
 
 Goals: hard vs random ≥ 0.95, hard vs easy ≥ 0.75, hard's p95 ≤ 3 s, medium's p95 ≤ 0.5 s a
 decision (one core). ``--quick`` took 229 s on the 2-core development machine with other

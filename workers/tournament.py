@@ -6,7 +6,9 @@ Pure apart from the pool and the progress bar: no Celery, no Redis, no store. Us
 - ``play_game`` plays one game through ``games.playout.play``; each seat's decisions come
   from ``workers.ai.choose_command`` with that seat's level and a random stream of its own
   (derived from the game's seed and the seat), the game's chance from a third stream.
-  Every ``choose_command`` is timed with ``time.perf_counter``.
+  Every ``choose_command`` is timed with ``time.process_time``: the CPU time of this
+  process, which is the time on one core of its own, even when other processes share the
+  machine (the search is single-threaded).
 - ``schedule`` lists the games: ``games`` per pairing, seats alternated. Games ``2k`` and
   ``2k + 1`` of a pairing share a seed, so each deal is played once from each seat (the
   same opening cards; the games part once the choices differ). That halves the luck of the
@@ -124,9 +126,9 @@ def play_game(
         times = think[level]
 
         def policy(rules: Any, state: Any, seat: str, _game_rng: Any) -> dict[str, Any]:
-            start = time.perf_counter()
+            start = time.process_time()
             command = choose_command(rules, state, seat, level, own, budget)
-            times.append(time.perf_counter() - start)
+            times.append(time.process_time() - start)
             if command is None:  # play only asks a seat that owes a decision
                 raise RuntimeError(f"level {level!r} had no answer for {seat}")
             return command

@@ -1,4 +1,5 @@
-"""Pages for people: the home page (new game) and the game page (seat or spectator).
+"""Pages for people: the home page (new game), the game page (seat or spectator), the list
+of replays and the replay page (any step of a finished game, from any perspective).
 
 The pages are shells: the board is drawn in the browser from the JSON API, so a page
 holds no more than the API gives its caller. A seat's token travels in the URL fragment
@@ -8,6 +9,8 @@ Security headers (a Content-Security-Policy without inline scripts or styles) co
 """
 
 from __future__ import annotations
+
+import os
 
 from flask import Blueprint, Flask, current_app, render_template
 
@@ -47,6 +50,26 @@ def game(game_id: str, seat: str | None = None):
         what = f"This game has no seat called {seat}; its seats are {seats}."
         return render_template("missing.html", what=what), 404
     return render_template("game.html", game_id=game_id, seat=seat or "", levels=levels())
+
+
+@bp.route("/replays")
+def replays():
+    return render_template("replays.html")
+
+
+@bp.route("/r/<replay_id>")
+def replay(replay_id: str):
+    from service.api.replays import record  # archives a finished game not archived yet
+
+    try:
+        found = record(replay_id)
+    except NotFound as error:
+        what = str(error)
+        return render_template("missing.html", what=f"{what[:1].upper()}{what[1:]}."), 404
+    # the winning-chance graph is another module's; the page loads it when it is there
+    analysis = os.path.exists(os.path.join(current_app.static_folder or "", "analysis.js"))
+    return render_template("replay.html", replay_id=replay_id, steps=len(found.events),
+                           levels=levels(), analysis=analysis)  # fmt: skip
 
 
 def register_pages(app: Flask) -> None:

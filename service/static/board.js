@@ -124,6 +124,7 @@ export function outcomeText(outcome, me) {
   return [head, `${cap(reason)}${round}.`];
 }
 
+// The node's data-replay (a URL), when set, adds a link to the game's replay.
 export function renderOutcome(node, outcome, me) {
   node.hidden = !outcome;
   if (!outcome) return;
@@ -133,5 +134,6 @@ export function renderOutcome(node, outcome, me) {
     el("h2", {}, head),
     el("p", { "data-reason": outcome.reason }, why),
     el("p", { class: "muted" }, `Final marker ${score}; reserves: Blue ${outcome.reserve?.blue ?? "?"}, Red ${outcome.reserve?.red ?? "?"}.`),
-    el("p", {}, el("a", { href: "/" }, "Start a new game")));
+    el("p", { class: "buttons" }, node.dataset.replay ? el("a", { href: node.dataset.replay, class: "button primary", "data-replay-link": "" }, "Watch the replay") : null,
+      el("a", { href: "/" }, "Start a new game")));
 }

@@ -1,0 +1,178 @@
+// The list of replays: finished games newest first, filters and paging (the API's keyset
+// cursor), a link to each replay and its export; importing a record exported elsewhere.
+import { REASONS, api, cap, clear, el, problemText } from "./api.js";
+
+const $ = (id) => document.getElementById(id);
+const PAGE = 20;
+const FILTERS = ["player", "result", "imported"];
+let cursors = [null]; // the cursor of each page shown so far (null: the newest)
+
+function filters() {
+  const query = new URLSearchParams(location.search);
+  const out = {};
+  for (const name of FILTERS) if (query.get(name)) out[name] = query.get(name);
+  return out;
+}
+
+function showFilters() {
+  const f = filters();
+  $("f-player").value = f.player || "";
+  $("f-result").value = f.result || "";
+  $("f-imported").value = f.imported || "";
+}
+
+// A player as a person reads it: the computer and its level, or a short player id that
+// filters the list to that player's games.
+function playerNode(header, seat) {
+  const id = header.players?.[seat];
+  const kind = header.seats?.[seat] || "";
+  const handed = header.handed_to_ai?.[seat];
+  const bits = [el("span", { class: `seat-name ${seat}` }, cap(seat)), ": "];
+  if (!id || String(id).startsWith("ai:")) {
+    const level = String(id || kind).replace(/^ai:/, "");
+    bits.push(`computer (${level || "?"})`);
+  } else {
+    const href = `/replays?player=${encodeURIComponent(id)}`;
+    bits.push(el("a", { href, title: `Games of player ${id}`, "data-player": id }, `player ${String(id).slice(0, 8)}`));
+  }
+  if (handed) bits.push(el("span", { class: "muted" }, ` (computer, ${handed.level}, from event ${handed.seq})`));
+  return el("div", { "data-seat": seat }, bits);
+}
+
+function resultText(header) {
+  const outcome = header.outcome || {};
+  const head = header.result === "draw" ? "Draw" : `${cap(header.result)} wins`;
+  const reason = REASONS[header.reason] || header.reason || "";
+  const round = outcome.round && header.reason !== "points" ? ` (round ${outcome.round})` : "";
+  return [el("strong", { "data-result": header.result }, head), el("br"), el("span", { class: "muted" }, `${cap(reason)}${round}`)];
+}
+
+function when(iso) {
+  const date = new Date(iso);
+  const text = Number.isNaN(date.getTime()) ? String(iso) : date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+  return el("time", { datetime: iso }, text);
+}
+
+function row(header) {
+  const id = header.id;
+  const watch = el("a", { href: `/r/${encodeURIComponent(id)}`, class: "button primary", "data-replay": id,
+    "aria-label": `Watch the replay of game ${id}` }, "Watch");
+  const exported = el("a", { href: `/api/replays/${encodeURIComponent(id)}/export`, download: `bingfa-${id}.jsonl`,
+    "aria-label": `Export game ${id} as JSON Lines` }, "Export");
+  return el("tr", { "data-id": id },
+    el("td", { "data-label": "Players" }, playerNode(header, "blue"), playerNode(header, "red"),
+      header.imported ? el("span", { class: "badge" }, "imported") : null),
+    el("td", { "data-label": "Result" }, resultText(header)),
+    el("td", { "data-label": "Finished" }, when(header.ended_at), el("br"), el("span", { class: "muted" }, `${header.events} events`)),
+    el("td", { "data-label": "Replay", class: "links" }, watch, " ", exported));
+}
+
+async function load(page) {
+  const query = new URLSearchParams({ limit: String(PAGE), ...filters() });
+  if (cursors[page]) query.set("cursor", cursors[page]);
+  $("list-error").hidden = true;
+  $("list-status").textContent = "Loading…";
+  let body;
+  try {
+    body = await api(`/api/replays?${query}`);
+  } catch (e) {
+    $("list-error").textContent = e.message;
+    $("list-error").hidden = false;
+    $("list-status").textContent = "";
+    return;
+  }
+  cursors = cursors.slice(0, page + 1);
+  if (body.next) cursors.push(body.next);
+  clear($("replay-rows"), body.replays.map(row));
+  $("replay-table").hidden = !body.replays.length;
+  $("list-total").textContent = `(${body.total})`;
+  const first = page * PAGE + 1;
+  $("list-status").textContent = body.replays.length
+    ? `Games ${first} to ${first + body.replays.length - 1} of ${body.total}.`
+    : Object.keys(filters()).length ? "No finished game matches these filters." : "No game has finished yet.";
+  $("replays").dataset.page = page;
+  $("page-first").hidden = page < 2;
+  $("page-prev").hidden = page < 1;
+  $("page-next").hidden = !body.next;
+  $("page-prev").onclick = () => load(page - 1);
+  $("page-first").onclick = () => load(0);
+  $("page-next").onclick = () => load(page + 1);
+}
+
+function applyFilters(event) {
+  event.preventDefault();
+  const query = new URLSearchParams();
+  const values = { player: $("f-player").value.trim(), result: $("f-result").value, imported: $("f-imported").value };
+  for (const [name, value] of Object.entries(values)) if (value) query.set(name, value);
+  history.replaceState(null, "", `${location.pathname}${query.toString() ? `?${query}` : ""}`);
+  cursors = [null];
+  load(0);
+}
+
+// -- import -------------------------------------------------------------------------------
+function show(value) {
+  return value === null || value === undefined ? "nothing" : JSON.stringify(value);
+}
+
+function divergenceNodes(d) {
+  if (!d) return [];
+  const rows = [
+    ["Where", d.step === 0 ? "the header (line 1)" : `event ${d.step} (line ${d.step + 1})`],
+    ["Field", d.field], ["Expected", show(d.expected)], ["Found", show(d.found)],
+  ];
+  const list = el("dl", { class: "divergence" }, rows.map(([k, v]) => [el("dt", {}, k), el("dd", {}, v)]));
+  const cause = d.cause ? el("p", {}, `What the re-run finds there: ${d.cause.sentence}`) : null;
+  return [list, cause];
+}
+
+async function importRecord(event) {
+  event.preventDefault();
+  const file = $("import-file").files[0];
+  const box = $("import-error");
+  box.hidden = true;
+  if (!file) {
+    clear(box, el("p", {}, "Choose the record file first (a .jsonl export)."));
+    box.hidden = false;
+    $("import-file").focus();
+    return;
+  }
+  const form = new FormData();
+  form.append("record", file, file.name);
+  $("import-send").disabled = true;
+  $("import-status").textContent = "Verifying the record…";
+  try {
+    let response;
+    let body = null;
+    try {
+      response = await fetch("/api/replays", { method: "POST", body: form, headers: { Accept: "application/json" } });
+      body = await response.json().catch(() => null);
+    } catch {
+      throw new Error("Could not reach the server; check your connection and try again.");
+    }
+    if (response.ok) {
+      $("import-status").textContent = `${body.sentence || "Imported."} Opening the replay…`;
+      location.assign(`/r/${encodeURIComponent(body.id)}`);
+      return;
+    }
+    $("import-status").textContent = "";
+    clear(box, el("p", { class: "refusal" }, problemText(body, response.status)), divergenceNodes(body?.divergence));
+    box.hidden = false;
+  } catch (e) {
+    $("import-status").textContent = "";
+    clear(box, el("p", {}, e.message));
+    box.hidden = false;
+  } finally {
+    $("import-send").disabled = false;
+  }
+}
+
+$("filters").addEventListener("submit", applyFilters);
+$("f-clear").addEventListener("click", () => {
+  history.replaceState(null, "", location.pathname);
+  showFilters();
+  cursors = [null];
+  load(0);
+});
+$("import").addEventListener("submit", importRecord);
+showFilters();
+load(0);

@@ -30,12 +30,18 @@ PLAY_AI_MOVE = "bingfa.play_ai_move"  # the task's stable name (messages carry i
 SWEEP_AI_MOVES = "bingfa.sweep_ai_moves"
 ARCHIVE_GAME = "bingfa.archive_game"  # a finished game's record into the replay store
 SWEEP_UNARCHIVED = "bingfa.sweep_unarchived"  # archive tasks that were lost
+ANALYSE_REPLAY = "bingfa.analyse_replay"  # a replay's analysis (workers.analysis)
 SWEEP_EVERY = 30.0  # seconds between beat's sweeps for AI moves whose task was lost
 
 DEFAULT_BROKER = "redis://127.0.0.1:6379/0"
 DEFAULT_VISIBILITY_TIMEOUT = 60
 AI_SOFT_TIME_LIMIT = 10  # seconds: SoftTimeLimitExceeded is raised in the task
 AI_TIME_LIMIT = 20  # seconds: the pool process is killed and replaced
+# An analysis takes under a minute at the default strength (bench.replays). It outlives the
+# visibility timeout, so its message may be delivered again while it runs: the second
+# delivery sees it running (replays.analysis_store) and does nothing.
+ANALYSIS_SOFT_TIME_LIMIT = 300
+ANALYSIS_TIME_LIMIT = 360
 
 
 def settings(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
@@ -78,6 +84,7 @@ def make_celery(config: Mapping[str, Any] | None = None) -> Celery:
             SWEEP_AI_MOVES: {"queue": AI_QUEUE},
             ARCHIVE_GAME: {"queue": ANALYSIS_QUEUE},
             SWEEP_UNARCHIVED: {"queue": ANALYSIS_QUEUE},
+            ANALYSE_REPLAY: {"queue": ANALYSIS_QUEUE},
         },
         beat_schedule={
             "sweep-ai-moves": {
@@ -92,7 +99,11 @@ def make_celery(config: Mapping[str, Any] | None = None) -> Celery:
             },
         },
         task_annotations={
-            PLAY_AI_MOVE: {"soft_time_limit": AI_SOFT_TIME_LIMIT, "time_limit": AI_TIME_LIMIT}
+            PLAY_AI_MOVE: {"soft_time_limit": AI_SOFT_TIME_LIMIT, "time_limit": AI_TIME_LIMIT},
+            ANALYSE_REPLAY: {
+                "soft_time_limit": ANALYSIS_SOFT_TIME_LIMIT,
+                "time_limit": ANALYSIS_TIME_LIMIT,
+            },
         },
     )
     app.conf.update(settings())

@@ -26,7 +26,13 @@ from events.readmodels import ReadModels
 from events.store import ConcurrencyError, UnknownGame
 from service.usecases import Bingfa
 from workers import ai, bootstrap
-from workers.celery_app import ARCHIVE_GAME, PLAY_AI_MOVE, SWEEP_AI_MOVES, SWEEP_UNARCHIVED
+from workers.celery_app import (
+    ANALYSE_REPLAY,
+    ARCHIVE_GAME,
+    PLAY_AI_MOVE,
+    SWEEP_AI_MOVES,
+    SWEEP_UNARCHIVED,
+)
 from workers.dispatch import ai_level, sweep_owed_ai_moves, sweep_unarchived
 
 log = logging.getLogger(__name__)
@@ -133,3 +139,17 @@ def sweep_unarchived_games(self) -> int:
     if missing:
         log.warning("archives queued again after their task was lost: %s", missing)
     return len(missing)
+
+
+@shared_task(name=ANALYSE_REPLAY, bind=True, acks_late=True, ignore_result=True)
+def analyse_replay(self, replay_id: str) -> str:
+    """Analyse a replay once (``workers.analysis.job.run``); progress and result are kept
+    beside the replay (``replays.analysis_store``). A second delivery while it runs, or
+    after it is done, does nothing; a failed one is stored and can be requested again."""
+    from replays.analysis_store import for_replay_store
+    from replays.store import for_event_store
+    from workers.analysis.job import run
+
+    store = bootstrap.bingfa(self.app).store
+    replays = for_event_store(store)
+    return run(replays, for_replay_store(replays), replay_id, event_store=store)

@@ -260,3 +260,82 @@ def _upload() -> bytes:
     if not data.strip():
         problem_abort(400, "the body is empty: send the record as JSON Lines")
     return data
+
+
+# -- analysis -------------------------------------------------------------------------------
+# The analysis runs on a worker (Celery task ``bingfa.analyse_replay``, queue ``analysis``).
+# The app config ``ANALYSE`` may be a callable ``ANALYSE(replay_id)`` that queues (or runs)
+# it instead: tests and tools with an in-memory store pass
+# ``workers.analysis.job.inline(store)``, which runs it at once in the request. Without it,
+# an app on Redis sends the Celery task; an in-memory app without it answers 503.
+class AnalysisBody(Schema):
+    id = fields.String()
+    status = fields.String(metadata={"description": "none, queued, running, done or failed"})
+    done = fields.Integer(metadata={"description": "decisions analysed so far"})
+    total = fields.Integer(metadata={"description": "decisions to analyse (0 until known)"})
+    error = fields.String(allow_none=True, metadata={"description": "why it failed"})
+    result = fields.Dict(allow_none=True, metadata={
+        "description": "when done: every decision judged from what its seat knew, the "
+                       "per-player accuracy and counts, and luck (workers.analysis)"})  # fmt: skip
+
+
+def analyses():
+    from replays.analysis_store import for_replay_store
+
+    found = current_app.extensions.get("analyses")
+    if found is None:
+        found = current_app.extensions["analyses"] = for_replay_store(replay_store())
+    return found
+
+
+def _analyse_queue():
+    queue = current_app.config.get("ANALYSE")
+    if queue is None and current_app.config.get("STORE") is None:
+        queue = _send_analysis_task
+    return queue
+
+
+def _send_analysis_task(replay_id: str) -> None:
+    from workers.celery_app import ANALYSE_REPLAY, ANALYSIS_QUEUE
+    from workers.celery_app import app as celery
+
+    celery.send_task(ANALYSE_REPLAY, args=(replay_id,), queue=ANALYSIS_QUEUE)
+
+
+@blp.route("/<replay_id>/analysis")
+@blp.response(200, AnalysisBody)
+def get_analysis(replay_id):
+    """The analysis of the game: its status (``none``, ``queued``, ``running`` with
+    ``done`` of ``total`` decisions, ``done`` with the ``result``, or ``failed`` with the
+    ``error``). Ask for one with POST."""
+    record(replay_id)
+    return {"id": replay_id, **analyses().get(replay_id).to_dict()}
+
+
+@blp.route("/<replay_id>/analysis", methods=["POST"])
+@limit_writes
+@blp.response(202, AnalysisBody)
+@blp.alt_response(200, schema=AnalysisBody, description="The analysis is already done")
+def request_analysis(replay_id):
+    """Analyse the game: every decision of each seat judged from what that seat knew then,
+    against the best decision the AI finds (a worker does it, in under a minute). 202 with
+    the status when it is queued or running (poll GET), 200 with the result when it is
+    already done. Asking again while it runs starts nothing new; a failed one is retried."""
+    record(replay_id)
+    store = analyses()
+    status = store.get(replay_id)
+    if status.status == "done":
+        return {"id": replay_id, **status.to_dict()}, 200
+    queue = _analyse_queue()
+    if queue is None:
+        abort(problem(503, "no-analysis", "Analysis is not available",
+                      "this server has no workers to analyse games"))  # fmt: skip
+    if store.request(replay_id):
+        try:
+            queue(replay_id)
+        except Exception as error:  # the broker is down: say so, and let a new request retry
+            current_app.logger.exception("could not queue the analysis of %s", replay_id)
+            store.fail(replay_id, "the analysis could not be queued; try again later")
+            why = f"the analysis could not be queued ({type(error).__name__})"
+            abort(problem(503, "no-analysis", "Analysis is not available", why))
+    return {"id": replay_id, **store.get(replay_id).to_dict()}, 202

@@ -220,3 +220,85 @@ def _final(arms: dict[Hashable, Arm], rng: random.Random, simultaneous: bool) ->
 
 def _mean(arm: Arm) -> float:
     return arm.total / arm.visits if arm.visits else 0.0
+
+
+# ---------------------------------------------------------------------------------------
+# Assessing a decision that was made (the analysis of finished games, ``workers.analysis``)
+@dataclass(frozen=True)
+class Assessment:
+    """How a decision compares with the search's own choice, as winning chances in [0, 1]
+    for the seat that decided (judged from its view)."""
+
+    best: Command  # the decision the search prefers (the played one when it did as well)
+    best_value: float  # the chance with ``best``: the seat's chance before deciding
+    played_value: float  # the chance with the decision that was made
+    value: float  # the mean reward of every iteration of the search phase (its root value)
+    iterations: int  # playouts run in all (search phase and both evaluations)
+
+
+def assess(
+    rules: Rules,
+    adapter: Adapter,
+    view: dict[str, Any],
+    seat: Seat,
+    rng: random.Random,
+    budget: Budget,
+    played: Command,
+    evaluations: int | None = None,
+    candidates: list[Command] | None = None,
+    max_depth: int = 2,
+) -> Assessment:
+    """Judge ``played`` (a command ``seat`` sent when it saw ``view``) against the search.
+
+    1. The search of ``search()`` runs for ``budget`` with ``played`` among the root
+       candidates (``candidates``, else the adapter's; the played command replaces a
+       candidate with the same key, so its own details are what is simulated).
+    2. The most visited command is the best. Its chance and the played command's are then
+       measured afresh, each with ``evaluations`` playouts of its own (default: a quarter
+       of the budget's iterations) from the *same* sampled positions (common random
+       numbers: the hidden cards, the biggest source of noise, are the same for both),
+       each in a tree of its own so the opponent answers that command. Fresh playouts
+       keep the selection of the best (a maximum of noisy means) from inflating its value.
+    3. If the played command measured at least as well, it is the best (the loss is 0).
+
+    Deterministic for a given ``rng`` when ``budget.seconds`` is None. ``search()`` is
+    unchanged by this function."""
+    evaluations = max(1, budget.iterations // 4) if evaluations is None else max(1, evaluations)
+    first = adapter.determinize(view, seat, rng)
+    options = candidates if candidates is not None else adapter.candidates(first, seat, rng, True)
+    mine = _legal_in(rules, first, seat, options)
+    played_key = adapter.key(played)
+    mine = [played if adapter.key(c) == played_key else c for c in mine]
+    if all(adapter.key(c) != played_key for c in mine):
+        mine.append(played)
+    by_key = {adapter.key(c): c for c in mine}
+    root = Node()
+    runs = 0
+    started = time.perf_counter()
+    if len(mine) > 1:
+        for i in range(budget.iterations):
+            if budget.seconds is not None and i and time.perf_counter() - started > budget.seconds:
+                break
+            state = first if i == 0 else adapter.determinize(view, seat, rng)
+            _iterate(rules, adapter, root, state, seat, mine, rng, max_depth)
+            runs += 1
+    arms = root.arms.get(seat, {})
+    if arms:
+        best_key = sorted(arms.items(), key=lambda ka: (-ka[1].visits, -_mean(ka[1])))[0][0]
+    else:  # nothing to choose between
+        best_key = played_key
+    value = sum(a.total for a in arms.values()) / max(1, sum(a.visits for a in arms.values()))
+    judged = [best_key] if best_key == played_key else [best_key, played_key]
+    trees = {k: Node() for k in judged}
+    for j in range(evaluations):
+        state = first if j == 0 else adapter.determinize(view, seat, rng)
+        for k in judged:
+            _iterate(rules, adapter, trees[k], state, seat, [by_key[k]], rng, max_depth)
+            runs += 1
+    means = {k: _mean(trees[k].arms[seat][k]) for k in judged}
+    best_value, played_value = means[best_key], means[played_key]
+    if not arms:
+        value = best_value
+    if played_value >= best_value:
+        best_key, best_value = played_key, played_value
+    return Assessment(by_key[best_key], best_value, played_value, value, runs)

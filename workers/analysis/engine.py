@@ -1,0 +1,246 @@
+"""The analysis of a finished game: every decision judged from what its seat knew then.
+
+    analyse(record, strength=DEFAULT, seed=0, on_progress=None) -> dict   (JSON-ready)
+
+For every ``command_given`` event (step ``n``) the seat's information set is its view of
+the state before the command, ``replay.view_at(n - 1, seat)``; that view (never the true
+position: hands, decks and face-down cards the seat could not see stay unknown) is all the
+assessment gets. ``workers.ai.search.assess`` then runs the AI's information-set search
+from it with the played command among the candidates and reports:
+
+* ``chance``: the seat's winning chance before deciding, i.e. its chance with the best
+  decision the search finds (``best_chance``);
+* ``played_chance``: its chance with the decision it made;
+* ``loss`` = best − played in points, and its class (``workers.analysis.scoring``).
+
+Which decisions are assessed: placements with the search's own candidates (the AI's
+placements, plus the one played); the other decisions the search can start from (keep,
+next province, choose a Warlord, after the battles) with the legal answers as the
+candidates (next province: each single province, plus the order played) — the AI answers
+those by rules of thumb in play, the analysis searches them anyway, with a smaller budget.
+Not assessed (``assessed: false``, no loss, no class): the decisions owed mid-battle (army
+sources, an extra Warlord: the view does not hold the battle in progress, so no position
+can be rebuilt from it), stand-alone reinforcements and resignations. A decision with one
+possible answer is assessed for its chance but marked ``forced`` and left out of the
+accuracy.
+
+Deterministic: each decision has its own random stream, derived from ``seed``, the step
+and the seat only, so the same record and seed give the same analysis, and a record that
+differs only in what a seat could not see gives that seat the same assessments.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from events.envelope import canonical
+from replays.record import Record
+from replays.replay import replay_of
+from workers.ai import ADAPTERS
+from workers.ai import sun_tzu_knowledge as knowledge
+from workers.ai.search import Assessment, Budget, assess
+from workers.analysis import scoring
+
+VERSION = 1
+# The decisions of each game the search can start from (a position rebuilt from the view).
+SEARCHED = {"sun-tzu": knowledge.PLAYABLE}
+MAX_OTHER_CANDIDATES = 12  # a non-placement decision's answers searched (the played one too)
+PLURAL = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
+
+
+@dataclass(frozen=True)
+class Strength:
+    """Playouts per decision: the search phase and the fresh evaluation of the best and
+    the played command (each), for placements and for the other decisions."""
+
+    place: int
+    place_evaluations: int
+    other: int
+    other_evaluations: int
+
+
+# The default strength: a full game (≈ 18 placements, ≈ 30 other decisions) takes about
+# 25–35 s on one core (python -m bench.replays; the goal is ≤ 60 s).
+DEFAULT = Strength(place=300, place_evaluations=100, other=40, other_evaluations=40)
+# For tests: quick and rough.
+QUICK = Strength(place=12, place_evaluations=6, other=4, other_evaluations=4)
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One ``command_given``: the step it is at, the seat, what it saw and what it sent."""
+
+    step: int
+    seat: str
+    view: dict[str, Any]
+    command: dict[str, Any]
+
+
+def decisions_of(record: Record) -> tuple[Any, list[Decision]]:
+    """The rules and every decision of the record, each with its seat's view before it."""
+    replay = replay_of(record)
+    out = []
+    for event in record.events:
+        if event.type == "command_given":
+            seat, command = event.payload["seat"], event.payload["command"]
+            out.append(Decision(event.seq, seat, replay.view_at(event.seq - 1, seat), command))
+    return replay.rules, out
+
+
+def decision_rng(seed: int, step: int, seat: str) -> random.Random:
+    material = canonical({"analysis": seed, "step": step, "seat": seat})
+    return random.Random(int.from_bytes(hashlib.sha256(material).digest()[:16], "big"))
+
+
+def assess_decision(rules: Any, decision: Decision, strength: Strength,
+                    seed: int) -> dict[str, Any]:  # fmt: skip
+    """The entry of one decision (see the module docstring), from its view alone."""
+    view, seat, command = decision.view, decision.seat, decision.command
+    kind = (view.get("decision") or {}).get("kind")
+    entry: dict[str, Any] = {
+        "step": decision.step, "seat": seat, "kind": command.get("type"),
+        "round": view.get("round"), "played": command, "played_text": describe(command),
+        "assessed": False, "forced": False, "best": None, "best_text": None,
+        "chance": None, "best_chance": None, "played_chance": None,
+        "loss": None, "class": None,
+    }  # fmt: skip
+    adapter = ADAPTERS.get(rules.key)
+    if adapter is None or kind not in SEARCHED.get(rules.key, ()) or command.get("type") != kind:
+        return entry
+    rng = decision_rng(seed, decision.step, seat)
+    if kind == "place":
+        budget, evaluations, candidates = Budget(strength.place), strength.place_evaluations, None
+    else:
+        budget, evaluations = Budget(strength.other), strength.other_evaluations
+        candidates = other_candidates(rules, adapter, view, seat, command)
+    found: Assessment = assess(rules, adapter, view, seat, rng, budget, command,
+                               evaluations=evaluations, candidates=candidates)  # fmt: skip
+    loss = scoring.loss_points(found.best_value, found.played_value)
+    forced = candidates is not None and len(candidates) <= 1
+    entry.update(
+        assessed=True, forced=forced, best=found.best, best_text=describe(found.best),
+        chance=round(found.best_value, 4), best_chance=round(found.best_value, 4),
+        played_chance=round(found.played_value, 4), loss=round(loss, 2),
+        **{"class": None if forced else scoring.classify(loss)},
+    )  # fmt: skip
+    return entry
+
+
+def other_candidates(rules: Any, adapter: Any, view: dict[str, Any], seat: str,
+                     played: dict[str, Any]) -> list[dict[str, Any]]:  # fmt: skip
+    """The answers searched for a decision other than a placement: the legal ones (its own
+    cards only matter, so any position consistent with the view lists them), the rule of
+    thumb's first, at most ``MAX_OTHER_CANDIDATES``; next province: single provinces."""
+    stand_in = adapter.determinize(view, seat, random.Random(0))
+    kind = played["type"]
+    legal = [c for c in rules.legal(stand_in, seat) if c["type"] == kind]
+    if kind == "next_province":
+        legal = [c for c in legal if len(c["provinces"]) == 1]
+    thumb = adapter.fallback(stand_in, seat, random.Random(0))
+    out, keys = [], set()
+    for c in [thumb, played, *legal]:
+        if c is not None and adapter.key(c) not in keys and len(out) < MAX_OTHER_CANDIDATES:
+            keys.add(adapter.key(c))
+            out.append(c)
+    return out
+
+
+def analyse(record: Record, strength: Strength = DEFAULT, seed: int = 0,
+            on_progress: Progress | None = None) -> dict[str, Any]:  # fmt: skip
+    """The analysis of a finished game's record (see the module docstring), JSON-ready.
+    ``on_progress(done, total)`` is called before the first decision and after each."""
+    started = time.perf_counter()
+    rules, decisions = decisions_of(record)
+    total = len(decisions)
+    if on_progress:
+        on_progress(0, total)
+    entries = []
+    for i, decision in enumerate(decisions, start=1):
+        entries.append(assess_decision(rules, decision, strength, seed))
+        if on_progress:
+            on_progress(i, total)
+    return summarise(record, rules, entries, strength, seed, time.perf_counter() - started)
+
+
+def summarise(record: Record, rules: Any, entries: list[dict[str, Any]], strength: Strength,
+              seed: int, seconds: float) -> dict[str, Any]:  # fmt: skip
+    seats = list(rules.seats)
+    winner = (record.header.get("outcome") or {}).get("winner")
+    result = {s: 0.5 if winner is None else float(winner == s) for s in seats}
+    counted = {s: [e for e in entries if e["seat"] == s and e["assessed"] and not e["forced"]]
+               for s in seats}  # fmt: skip
+    players = {}
+    for s in seats:
+        mine = counted[s]
+        acc = scoring.accuracy(e["loss"] for e in mine)
+        players[s] = {
+            "accuracy": None if acc is None else round(acc, 1),
+            "decisions": sum(e["seat"] == s for e in entries),
+            "assessed": len(mine),
+            "loss": round(sum(e["loss"] for e in mine), 1),
+            **{PLURAL[c]: sum(e["class"] == c for e in mine) for c in scoring.CLASSES},
+        }
+    luck = {}
+    for s in seats:
+        other = [t for t in seats if t != s]
+        theirs = [e["loss"] for t in other for e in counted[t]]
+        luck[s] = scoring.luck(result[s], [e["loss"] for e in counted[s]], theirs)
+    return {
+        "version": VERSION,
+        "game": rules.key,
+        "length": len(record.events),
+        "seed": seed,
+        "strength": asdict(strength),
+        "seconds": round(seconds, 2),
+        "result": result,
+        "decisions": entries,
+        "players": players,
+        "luck": luck,
+    }
+
+
+# -- words ---------------------------------------------------------------------------------
+def _words(name: str) -> str:
+    return name.replace("_", " ")
+
+
+def _play(play: dict[str, Any]) -> str:
+    name = _words(play.get("warlord", "?")).capitalize()
+    if play.get("from") and play.get("to"):
+        return f"{name} {play['from']} → {play['to']}"
+    if play.get("province"):
+        return f"{name} at {play['province']}"
+    return name
+
+
+def describe(command: dict[str, Any] | None) -> str:
+    """A command in a few words, for the list of decisions."""
+    if not command:
+        return "—"
+    kind = command.get("type")
+    if kind == "place":
+        cards = ", ".join(f"{p} {c}" for p, c in command.get("cards", {}).items())
+        plays = [_play(p) for p in command.get("warlords", ()) if p.get("warlord") != "double_six"]
+        return cards + (f"; {', '.join(plays)}" if plays else "")
+    if kind == "keep":
+        return "keep " + (", ".join(command.get("cards", ())) or "nothing")
+    if kind == "next_province":
+        return "next: " + ", ".join(command.get("provinces", ()))
+    if kind in ("choose_warlord", "extra_warlord"):
+        return "Warlord: " + _words(command.get("warlord", "?"))
+    if kind == "after_battles":
+        plays = [_play(p) for p in command.get("warlords", ())]
+        return "after the battles: " + (", ".join(plays) or "no Warlord")
+    if kind == "sources":
+        take = command.get("take", {})
+        return "armies from " + (", ".join(f"{p} {k}" for p, k in take.items()) or "the reserve")
+    if kind == "reinforce":
+        return f"reinforce with {command.get('card')}"
+    return _words(str(kind))

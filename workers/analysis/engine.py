@@ -64,9 +64,10 @@ class Strength:
     other_evaluations: int
 
 
-# The default strength: a full game (≈ 18 placements, ≈ 30 other decisions) takes about
-# 25–35 s on one core (python -m bench.replays; the goal is ≤ 60 s).
-DEFAULT = Strength(place=300, place_evaluations=100, other=40, other_evaluations=40)
+# The default strength. A full game (9 rounds: 18 placements, ≈ 48 other decisions) took
+# 32.7 CPU s on one core (python -m bench.replays --quick; the goal is ≤ 60 s). A placement's
+# loss then varies by about ±3 points between seeds (±4 at half the playouts).
+DEFAULT = Strength(place=600, place_evaluations=200, other=60, other_evaluations=40)
 # For tests: quick and rough.
 QUICK = Strength(place=12, place_evaluations=6, other=4, other_evaluations=4)
 

@@ -1,0 +1,155 @@
+"""Replays: verifying a record, the state at a step, and analysing a whole game.
+
+    python -m bench.replays [--games N] [--analyse K] [--steps S] [--seed X] [--quick]
+
+Games: ``--games`` (default 6; ``--quick`` 2) standard Sun Tzu games with event cards,
+played through the write path (``service.usecases.Bingfa`` over an ``InMemoryEventStore``)
+by the easy AI on both seats (it plays whole games, to round 9 or a knockout, as people
+do; random play ends early more often), then made into records (``replays.record``).
+
+* ``verify_ms``: ``replays.verify.verify(record)`` of a finished game (hash chain, seed and
+  nonce commitments, header, a re-run of the deal and every command), the mean over the
+  games (each verified 3 times).
+* ``state_at_step_ms``: the state at a random step on a *fresh* replay object, i.e.
+  ``Replay(record).state_at(n)`` with the fold of the record and its checkpoints included
+  (what a request costs when the record is not in the replay cache), the mean over
+  ``--steps`` random steps (default 200; ``--quick`` 50) spread over the games. The line
+  before it gives the warm figure (``state_at`` on an already folded replay).
+* ``analysis_seconds``: ``workers.analysis.analyse(record)`` at the default strength
+  (``workers.analysis.DEFAULT``), in this one process (one core: the search is
+  single-threaded), as CPU seconds (``time.process_time``: the figure on a loaded machine
+  is not inflated by waiting for a core); the maximum over the ``--analyse`` games with
+  the most decisions (default 3; ``--quick`` 1). The wall time is printed before it. Goal:
+  ≤ 60 s.
+
+Prints, last: ``verify_ms``, ``state_at_step_ms``, ``analysis_seconds``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import os
+import random
+import statistics
+import time
+from collections.abc import Sequence
+
+import games
+from events.projector import load
+from events.store import InMemoryEventStore
+from replays.record import Record, record_of
+from replays.replay import Replay
+from replays.verify import verify
+from service.usecases import Bingfa
+from workers.ai import choose_command
+from workers.analysis import DEFAULT, analyse
+
+OPTIONS = {"variant": "standard", "events": True}
+RULES = games.get("sun-tzu")
+
+
+def play_games(n: int, seed: int) -> list[Record]:
+    """``n`` finished games of the easy AI against itself, as records."""
+    counter = itertools.count()
+    app = Bingfa(InMemoryEventStore(), token=lambda size: f"{next(counter):0{size * 2}x}")
+    out = []
+    for g in range(n):
+        game_id = app.create_game("sun-tzu", OPTIONS, {"blue": "human", "red": "human"})
+        for seat in ("blue", "red"):
+            app.join(game_id, seat, player=f"bench-{seat}")
+        rng = random.Random(seed * 1000 + g)
+        while True:
+            game = load(app.store, game_id)
+            if not game.pending:
+                break
+            seat = sorted(game.pending)[rng.randrange(len(game.pending))]
+            app.submit(game_id, seat, choose_command(RULES, game.state, seat, "easy", rng))
+        out.append(record_of(app.store, game_id))
+    return out
+
+
+def decisions(record: Record) -> int:
+    return sum(e.type == "command_given" for e in record.events)
+
+
+def time_verify(records: Sequence[Record], repeat: int = 3) -> float:
+    times = []
+    for record in records:
+        for _ in range(repeat):
+            started = time.perf_counter()
+            report = verify(record)
+            times.append(time.perf_counter() - started)
+            assert report.ok, report.sentence
+    return 1000 * statistics.mean(times)
+
+
+def time_state_at(records: Sequence[Record], steps: int, rng: random.Random) -> tuple[float, float]:
+    """(fresh, warm) mean milliseconds of ``state_at`` at random steps."""
+    fresh, warm = [], []
+    folded = [Replay(r) for r in records]
+    for i in range(steps):
+        record = records[i % len(records)]
+        n = rng.randint(0, len(record.events))
+        started = time.perf_counter()
+        Replay(record).state_at(n)
+        fresh.append(time.perf_counter() - started)
+        started = time.perf_counter()
+        folded[i % len(records)].state_at(n)
+        warm.append(time.perf_counter() - started)
+    return 1000 * statistics.mean(fresh), 1000 * statistics.mean(warm)
+
+
+def time_analysis(records: Sequence[Record]) -> list[tuple[int, float, float]]:
+    """(decisions, CPU seconds, wall seconds) of each analysis at the default strength."""
+    out = []
+    for record in records:
+        cpu, wall = time.process_time(), time.perf_counter()
+        analyse(record, DEFAULT)
+        out.append((decisions(record), time.process_time() - cpu, time.perf_counter() - wall))
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    raw = argparse.RawDescriptionHelpFormatter
+    parser = argparse.ArgumentParser(prog="python -m bench.replays", description=__doc__,
+                                     formatter_class=raw)  # fmt: skip
+    parser.add_argument("--games", type=int, default=None)
+    parser.add_argument("--analyse", type=int, default=None)
+    parser.add_argument("--steps", type=int, default=None)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--quick", action="store_true", help="2 games, 50 steps, 1 analysis")
+    args = parser.parse_args(argv)
+    n_games = args.games or (2 if args.quick else 6)
+    n_analyse = args.analyse or (1 if args.quick else 3)
+    n_steps = args.steps or (50 if args.quick else 200)
+
+    started = time.perf_counter()
+    records = play_games(n_games, args.seed)
+    events = [len(r.events) for r in records]
+    rounds = [r.header["outcome"].get("round") for r in records]
+    took = time.perf_counter() - started
+    mean_decisions = statistics.mean(map(decisions, records))
+    print(f"{n_games} games of easy vs easy ({OPTIONS}) in {took:.1f} s: "
+          f"{statistics.mean(events):.0f} events a game (min {min(events)}, max {max(events)}), "
+          f"ended in rounds {rounds}, {mean_decisions:.0f} decisions a game")  # fmt: skip
+    verify_ms = time_verify(records)
+    fresh_ms, warm_ms = time_state_at(records, n_steps, random.Random(args.seed))
+    print(f"state at a random step on an already folded replay: {warm_ms:.3f} ms "
+          f"(mean of {n_steps})")  # fmt: skip
+    longest = sorted(records, key=decisions, reverse=True)[:n_analyse]
+    timed = time_analysis(longest)
+    s = DEFAULT
+    print(f"analysis at the default strength (placements {s.place} playouts + 2 x "
+          f"{s.place_evaluations}, other decisions {s.other} + 2 x {s.other_evaluations}), "
+          f"load average {os.getloadavg()[0]:.1f}:")  # fmt: skip
+    for n, cpu, wall in timed:
+        print(f"    {n} decisions: {cpu:.1f} CPU s, {wall:.1f} s wall, "
+              f"{1000 * cpu / n:.0f} ms a decision")  # fmt: skip
+    print(f"verify_ms: {verify_ms:.1f} ms")
+    print(f"state_at_step_ms: {fresh_ms:.2f} ms")
+    print(f"analysis_seconds: {max(cpu for _, cpu, _ in timed):.1f} s")
+
+
+if __name__ == "__main__":
+    main()

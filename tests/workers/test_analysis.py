@@ -285,3 +285,20 @@ def test_the_task_analyses_once_on_the_analysis_queue(finished, monkeypatch):
     status = for_replay_store(for_event_store(app.store)).get(game_id)
     assert status.status == "done" and status.result["decisions"]
     assert make_celery().conf.task_routes[ANALYSE_REPLAY] == {"queue": ANALYSIS_QUEUE}
+
+
+def test_the_analysis_store_on_a_real_redis(redis_client):
+    analyses = AnalysisStore(redis_client)
+    assert analyses.get("g1").to_dict() == {"status": "none", "done": 0, "total": 0,
+                                            "error": None, "result": None}  # fmt: skip
+    assert analyses.request("g1") and not analyses.request("g1")
+    assert analyses.start("g1") and not analyses.start("g1") and not analyses.request("g1")
+    analyses.progress("g1", 3, 10)
+    assert (analyses.get("g1").status, analyses.get("g1").done) == ("running", 3)
+    analyses.fail("g1", "stopped")
+    assert analyses.get("g1").error == "stopped" and analyses.request("g1")
+    analyses.finish("g1", {"decisions": [{"step": 1}, {"step": 2}]})
+    done = analyses.get("g1")
+    assert (done.status, done.done, done.total) == ("done", 2, 2)
+    assert done.result == {"decisions": [{"step": 1}, {"step": 2}]}
+    assert not analyses.request("g1") and not analyses.start("g1")

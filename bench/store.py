@@ -64,9 +64,10 @@ class Recorded:
 def record(rules: Any, seed: int) -> Recorded:
     """Re-run ``games.playout.play``'s loop, keeping each ``decide``'s output as one batch.
 
-    Batch 1 is the creation: ``game_created`` + the opening events of ``setup``; then one
-    batch per command (actor = the seat, with an idempotency key, as the API sends it);
-    last the ``seed_revealed`` system event.
+    Batch 1 is the creation: ``game_created``, both ``seat_joined`` and the opening events
+    of ``setup``; then one batch per command: its ``command_given`` and the events it caused
+    (actor = the seat, with an idempotency key, as the API sends it); last the
+    ``seed_revealed`` system event.
     """
     rng = random.Random(seed)
     secret = f"bench-seed-{seed}"
@@ -80,7 +81,10 @@ def record(rules: Any, seed: int) -> Recorded:
         "seed_sha256": hashlib.sha256(secret.encode()).hexdigest(),
     }
     opening = rules.setup(OPTIONS, rng)
-    game = Recorded(seed, [("system", [created, *opening], None)])
+    players = (("blue", "bench-player"), ("red", "ai:random"))
+    joined = {"type": "seat_joined", "visible_to": "all", "nonce_sha256": None}
+    joins = [{**joined, "seat": seat, "player": player} for seat, player in players]
+    game = Recorded(seed, [("system", [created, *joins, *opening], None)])
     state = rules.fold(opening)
     all_events = list(opening)
     while due := rules.pending(state):
@@ -89,7 +93,8 @@ def record(rules: Any, seed: int) -> Recorded:
         events = rules.decide(state, seat, command, rng)
         for event in events:
             state = rules.evolve(state, event)
-        game.batches.append((seat, events, f"cmd-{len(game.batches)}"))
+        given = {"type": "command_given", "visible_to": seat, "seat": seat, "command": command}
+        game.batches.append((seat, [given, *events], f"cmd-{len(game.batches)}"))
         all_events.extend(events)
     reveal = {"type": "seed_revealed", "visible_to": "all", "seed": secret, "nonces": {}}
     game.batches.append(("system", [reveal], None))

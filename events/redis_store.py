@@ -15,9 +15,14 @@ partition's feed carry the hash tag ``{pN}``, so the append script touches one s
 Streams are never trimmed. Durability is Redis's: run it with AOF (see the README).
 
 An entry stores the envelope as stream fields rather than one JSON document: every entry
-has the same field names, so Redis keeps them once per stream node, and the two hashes
-are stored as their 32 raw bytes. The payload is its canonical JSON, so the hash chain
-is checked against exactly the bytes stored. This halves the memory a game takes.
+has the same field names, so Redis keeps them once per stream node, and the hash is
+stored as its 32 raw bytes. The payload is its canonical JSON, so the hash chain is
+checked against exactly the bytes stored. Two fields are not stored again where the
+stream already holds them: ``prev`` is the hash of the entry before, and ``at`` is left
+empty when it equals the entry before's (the events of one append share their time);
+a read takes them from the entry before the ones it returns. Entries of older releases,
+which stored ``prev`` (field ``q``) and every ``at``, read the same. This halves the
+memory a game takes, then saves a fifth of the rest.
 """
 
 from __future__ import annotations
@@ -39,8 +44,9 @@ from events.store import (
 
 DEFAULT_PARTITIONS = 16
 
-# An entry's fields: type, schema version, at, actor, visible_to, payload, hash, prev, salt.
-ENTRY_FIELDS = ("t", "v", "a", "r", "w", "p", "h", "q", "s")
+# An entry's fields: type, schema version, at ("" = the entry before's), actor,
+# visible_to, payload, hash, salt. (Older entries also have "q", their prev.)
+ENTRY_FIELDS = ("t", "v", "a", "r", "w", "p", "h", "s")
 
 # KEYS: events, meta, idem, feed
 # ARGV: expected version, prev hash, idempotency key ("" for none), fingerprint, game id,
@@ -61,13 +67,12 @@ local version = tonumber(meta[1] or '0')
 local expected = tonumber(ARGV[1])
 if version ~= expected then return {'conflict', tostring(version)} end
 if (meta[2] or '') ~= ARGV[2] then return {'chain', tostring(version)} end
-local n = (#ARGV - 7) / 9
+local n = (#ARGV - 7) / 8
 for i = 1, n do
-  local b = 7 + (i - 1) * 9
+  local b = 7 + (i - 1) * 8
   redis.call('XADD', KEYS[1], tostring(version + i) .. '-1',
     't', ARGV[b + 1], 'v', ARGV[b + 2], 'a', ARGV[b + 3], 'r', ARGV[b + 4],
-    'w', ARGV[b + 5], 'p', ARGV[b + 6], 'h', ARGV[b + 7], 'q', ARGV[b + 8],
-    's', ARGV[b + 9])
+    'w', ARGV[b + 5], 'p', ARGV[b + 6], 'h', ARGV[b + 7], 's', ARGV[b + 8])
 end
 local new = version + n
 redis.call('HSET', KEYS[2], 'version', new, 'last_hash', ARGV[7], 'game', ARGV[6])
@@ -77,43 +82,58 @@ return {'ok', tostring(new)}
 """
 
 
-def entry_values(env: Envelope) -> list[Any]:
-    """The stream entry of an envelope, as values in ``ENTRY_FIELDS`` order."""
+def entry_values(env: Envelope, at_before: str | None = None) -> list[Any]:
+    """The stream entry of an envelope, as values in ``ENTRY_FIELDS`` order; ``at`` is
+    left empty when it is ``at_before`` (the time of the entry stored just before)."""
     return [
         env.type,
         env.v,
-        env.at,
+        "" if env.at == at_before else env.at,
         env.actor,
         env.visible_to,
         env.payload_json if env.payload_json is not None else canonical(env.payload),
         bytes.fromhex(env.hash),
-        bytes.fromhex(env.prev),
         bytes.fromhex(env.salt),
     ]
 
 
-def entry_fields(env: Envelope) -> dict[str, Any]:
-    return dict(zip(ENTRY_FIELDS, entry_values(env), strict=True))
+def entry_fields(env: Envelope, at_before: str | None = None) -> dict[str, Any]:
+    return dict(zip(ENTRY_FIELDS, entry_values(env, at_before), strict=True))
 
 
-def envelope_of(entry_id: bytes | str, fields: dict[bytes, bytes]) -> Envelope:
-    """The envelope a stream entry holds (as stored: upcasting is the codec's job)."""
+def envelope_of(
+    entry_id: bytes | str, fields: dict[bytes, bytes], prev: str = GENESIS, at: str = ""
+) -> Envelope:
+    """The envelope a stream entry holds (as stored: upcasting is the codec's job), given
+    the hash and the time of the entry before it (an older entry carries its own prev)."""
     if isinstance(entry_id, bytes):
         entry_id = entry_id.decode()
     payload_json = fields[b"p"]
+    stored_prev = fields.get(b"q")
     return Envelope(
         int(entry_id.partition("-")[0]),
         fields[b"t"].decode(),
         int(fields[b"v"]),
-        fields[b"a"].decode(),
+        fields[b"a"].decode() or at,
         fields[b"r"].decode(),
         fields[b"w"].decode(),
         orjson.loads(payload_json),
-        fields[b"q"].hex(),
+        prev if stored_prev is None else stored_prev.hex(),
         fields[b"h"].hex(),
         fields.get(b"s", b"").hex(),
         payload_json=payload_json,
     )
+
+
+def envelopes_of(entries: list, prev: str = GENESIS, at: str = "") -> list[Envelope]:
+    """Consecutive stream entries as envelopes, each taking prev and at from the one
+    before; ``prev`` and ``at`` are those of the entry before the first."""
+    out = []
+    for entry_id, fields in entries:
+        env = envelope_of(entry_id, fields, prev, at)
+        prev, at = env.hash, env.at
+        out.append(env)
+    return out
 
 
 def connect(url: str) -> Any:
@@ -157,14 +177,37 @@ class RedisEventStore(EventStore):
 
     # -- reads ------------------------------------------------------------------------
     def read(self, game_id: str, after: int = 0) -> list[Envelope]:
-        entries = self.redis.xrange(self.key(game_id, "events"), min=f"{after + 1}-1")
+        key = self.key(game_id, "events")
+        # From the entry at ``after`` on: it gives the first one's prev (and maybe its at).
+        entries = self.redis.xrange(key, min=f"{after}-1" if after else "-")
+        prev, at = GENESIS, ""
+        if after:
+            if len(entries) < 2:
+                return []
+            context = envelope_of(*entries[0])
+            prev, at = context.hash, context.at or self._at_until(key, after)
+            entries = entries[1:]
         if not entries:
             return []
         game = self.game_of(game_id)
         upcast = self.codec.upcast
-        envelopes = [upcast(game, envelope_of(entry_id, fields)) for entry_id, fields in entries]
+        envelopes = [upcast(game, env) for env in envelopes_of(entries, prev, at)]
         self._tips[game_id] = (envelopes[-1].seq, envelopes[-1].hash)
         return envelopes
+
+    def _at_until(self, key: str, seq: int) -> str:
+        """The time of the entry at ``seq`` when it is stored as "the one before's": the
+        last entry at or before it that names its time (the first of its append)."""
+        last = seq
+        while last > 0:
+            batch = self.redis.xrevrange(key, max=f"{last}-1", count=64)
+            for _, fields in batch:
+                if fields[b"a"]:
+                    return fields[b"a"].decode()
+            if len(batch) < 64:
+                break
+            last = int(batch[-1][0].partition(b"-")[0]) - 1
+        return ""
 
     def version(self, game_id: str) -> int:
         return int(self.redis.hget(self.key(game_id, "meta"), "version") or 0)
@@ -218,7 +261,7 @@ class RedisEventStore(EventStore):
             game_id,
             game,
             envelopes[-1].hash,
-            *(value for env in envelopes for value in entry_values(env)),
+            *self._entries(envelopes),
         ]
         status, value = self._append(keys=keys, args=args)
         status = status.decode() if isinstance(status, bytes) else status
@@ -235,6 +278,16 @@ class RedisEventStore(EventStore):
         if status == "chain":
             raise ConcurrencyError(game_id, expected, value, moved=True)
         raise ConcurrencyError(game_id, expected, value)
+
+    @staticmethod
+    def _entries(envelopes: list[Envelope]) -> list[Any]:
+        """The values of an append's entries: the first names its time, the rest share it."""
+        values: list[Any] = []
+        before = None
+        for env in envelopes:
+            values += entry_values(env, before)
+            before = env.at
+        return values
 
     def put_snapshot(self, game_id: str, snapshot: Snapshot) -> None:
         self.redis.set(self.key(game_id, "snap"), snapshot.to_bytes())

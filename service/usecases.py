@@ -20,6 +20,7 @@ from events.envelope import canonical
 from events.fairness import commitment, rng_for
 from events.projector import GameCache, LoadedGame, Lru, apply, save_snapshot
 from events.store import ConcurrencyError, EventStore, IdempotencyConflict
+from events.store import fingerprint as store_fingerprint
 from games.base import RulesError
 
 SNAPSHOT_EVERY = 64  # events between snapshots of a running game (and one at the end)
@@ -151,7 +152,9 @@ class Bingfa:
         The first try decides on the position this process remembers, without reading
         the stream: the append's version check refuses it if the game has moved on. Any
         refusal of a remembered position is looked at again on the stream's own."""
-        fingerprint = hashlib.sha256(canonical({"seat": seat, "command": command})).hexdigest()
+        fingerprint = store_fingerprint(
+            hashlib.sha256(canonical({"seat": seat, "command": command}))
+        )
         game = self.games.remembered(game_id)
         fresh = game is None
         if game is None:

@@ -25,7 +25,13 @@ from events.envelope import (
     seal_all,
     verify_chain,
 )
-from events.redis_store import ENTRY_FIELDS, RedisEventStore, entry_fields, envelope_of
+from events.redis_store import (
+    ENTRY_FIELDS,
+    RedisEventStore,
+    entry_fields,
+    envelope_of,
+    envelopes_of,
+)
 from events.schemas import SYSTEM_FIELDS, field_for, schema_for
 from events.store import InMemoryEventStore
 from games.playout import play
@@ -76,9 +82,10 @@ def stored_game(store, game_id: str = "g1", seed: int = 1) -> list[Envelope]:
 def rewrite_stream(client, key: str, edit) -> None:
     """What a forger with write access could do: XADD cannot overwrite an entry, so
     rebuild the stream under the same entry IDs with ``edit`` applied to the entries."""
+    stored = client.xrange(key)
     entries = [
-        (entry_id, envelope_of(entry_id, fields).to_bytes())
-        for entry_id, fields in client.xrange(key)
+        (entry_id, env.to_bytes())
+        for (entry_id, _), env in zip(stored, envelopes_of(stored), strict=True)
     ]
     entries = edit(entries)
     client.delete(key)
@@ -142,7 +149,9 @@ def test_an_edited_envelope_field_is_named(redis_store, field):
         verify_chain(tampered)
 
 
-def test_an_edit_with_a_recomputed_hash_breaks_the_next_link(redis_store):
+def test_an_edit_with_a_recomputed_hash_breaks_the_next_event(redis_store):
+    """Redis keeps no ``prev``: each event's is the hash of the one before, so the next
+    event, hashed over the old hash, no longer matches (in memory: no longer links)."""
     envs = stored_game(redis_store)
     target = first_of_type(envs, "battle")
     key = redis_store.key("g1", "events")
@@ -153,8 +162,10 @@ def test_an_edit_with_a_recomputed_hash_breaks_the_next_link(redis_store):
 
     rewrite_stream(redis_store.redis, key, edit_event(target.seq, flip_winner, rehash=True))
     tampered = redis_store.read("g1")
-    with pytest.raises(ChainError, match=rf"^event {target.seq + 1} does not link"):
+    next_ = target.seq + 1
+    with pytest.raises(ChainError, match=rf"^event {next_} (does not link|.*was altered)"):
         verify_chain(tampered)
+    verify_chain(tampered[: target.seq])  # the edit itself carries a matching hash
 
 
 def test_a_removed_event_is_named(redis_store):
@@ -275,11 +286,19 @@ def test_redis_stores_the_envelope_fields_and_the_canonical_payload(redis_store)
     envs = stored_game(redis_store)
     stored = redis_store.redis.xrange(redis_store.key("g1", "events"))
     assert [entry_id.decode() for entry_id, _ in stored] == [f"{e.seq}-1" for e in envs]
-    for (entry_id, fields), env in zip(stored, envs, strict=True):
+    assert envelopes_of(stored) == envs
+    for (_, fields), env in zip(stored, envs, strict=True):
         assert fields[b"p"] == canonical(env.payload) == canonical(json.loads(fields[b"p"]))
         assert fields[b"h"] == bytes.fromhex(env.hash) and len(fields[b"h"]) == 32
-        assert envelope_of(entry_id, fields) == env
-        assert {k.decode() for k in fields} == set(ENTRY_FIELDS)
+        assert {k.decode() for k in fields} == set(ENTRY_FIELDS)  # no prev: the hash before
+        assert fields[b"a"] in (b"", env.at.encode())
+    appends = 1 + -(-(len(envs) - 11) // 17)  # see stored_game: 11 events, then 17 at a time
+    named = [fields[b"a"] for _, fields in stored if fields[b"a"]]
+    assert len(named) == appends  # each append names its time once, on its first entry
+    # A read from the middle of an append takes the time from the append's first entry.
+    batch = [e for e in envs if e.at == envs[12].at]  # events 11 to 27, one append
+    assert len(batch) == 17
+    assert redis_store.read("g1", after=batch[1].seq) == envs[batch[1].seq :]
 
 
 def test_a_game_level_event_round_trips_through_an_envelope():
@@ -498,7 +517,7 @@ def test_a_v1_game_ended_is_read_back_upcast_and_still_folds(store):
     assert last.hash == stored.hash  # history is never rewritten
     if not isinstance(store, InMemoryEventStore):
         entry_id, fields = store.redis.xrange(store.key("g1", "events"), min=f"{stored.seq}-1")[0]
-        as_stored = envelope_of(entry_id, fields)
+        as_stored = envelope_of(entry_id, fields, prev=stored.prev)
         assert as_stored == stored and as_stored.v == 1  # still v1 in Redis
         assert store.codec.upcast("sun-tzu", as_stored) == last
     events = [env.event() for env in envs if env.type not in SYSTEM_FIELDS]

@@ -21,7 +21,7 @@ from redis.retry import Retry
 from events.codec import EventRejected
 from events.embedded import start_redis
 from events.envelope import Envelope, verify_chain
-from events.redis_store import RedisEventStore, envelope_of, feed_key, partition_of
+from events.redis_store import RedisEventStore, envelopes_of, feed_key, partition_of
 from events.store import ConcurrencyError, IdempotencyConflict
 
 CREATED = {
@@ -43,11 +43,10 @@ def tagged(tag: str) -> dict:
 
 def stored(client: redis.Redis, store: RedisEventStore, game_id: str) -> list[Envelope]:
     """The game's events as Redis holds them, entry IDs checked against ``seq``."""
-    out = []
-    for entry_id, fields in client.xrange(store.key(game_id, "events")):
-        env = envelope_of(entry_id, fields)
+    entries = client.xrange(store.key(game_id, "events"))
+    out = envelopes_of(entries)
+    for (entry_id, _), env in zip(entries, out, strict=True):
         assert entry_id == f"{env.seq}-1".encode(), "entry ID and seq disagree"
-        out.append(env)
     return out
 
 

@@ -256,3 +256,52 @@ def test_a_finished_game_links_to_its_replay_and_a_phone_shows_it(server, finish
     width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
     assert width[0] <= width[1], f"the page is wider than the phone: {width}"
     shot(page, "phone")
+
+
+def test_the_analysis_runs_with_a_progress_bar_then_draws_its_graph(server, finished, watch,
+                                                                     shot):  # fmt: skip
+    import threading
+
+    from workers.analysis.job import inline
+
+    game_id, record = finished
+    go = threading.Event()
+    analyse = inline(server.bingfa.store)  # the quick strength: this is about the page
+
+    def queue(replay_id):  # as a worker would: later, elsewhere
+        threading.Thread(target=lambda: go.wait(30) and analyse(replay_id), daemon=True).start()
+
+    server.app.config["ANALYSE"] = queue
+    try:
+        page = watch().page
+        page.goto(f"{server.url}/r/{game_id}")
+        wait_shown(page, 0, "spectator")
+        page.click("#analyse")
+        bar = page.locator("#analysis-progress")
+        until(lambda: bar.is_visible(), 15, "the progress bar")
+        assert "Waiting for a worker" in page.inner_text("#analysis-status")
+        shot(page, "analysis-waiting")
+        go.set()
+        graph = page.locator("svg.analysis-graph")
+        until(lambda: graph.count() == 1, 60, "the winning-chance graph")
+        assert graph.locator(":scope > title").text_content().startswith("Winning chance")
+        decisions = sum(e.type == "command_given" for e in record.events)
+        markers = graph.locator("circle.marker")  # the inaccuracies, mistakes and blunders
+        assert 0 < markers.count() <= decisions
+        assert page.locator("#analysis-list li").count() == markers.count()
+        assert page.locator("#analysis-luck").is_visible()
+        shot(page, "analysis-done")
+        # A marker takes the replay to its decision, and the cursor follows the replay.
+        label = markers.nth(0).locator("title").text_content()  # "Step 35, Blue: blunder, …"
+        target = int(re.match(r"Step (\d+),", label).group(1))
+        markers.nth(0).click()
+        until(lambda: shown(page).startswith(f"{target}:"), 15, "the marked step")
+        cursor_x = graph.locator("line.cursor").get_attribute("x1")
+        page.locator("#step-slider").focus()
+        page.keyboard.press("End")
+        wait_shown(page, len(record.events), "spectator")
+        until(lambda: graph.locator("line.cursor").get_attribute("x1") != cursor_x, 15,
+              "the cursor to follow the slider")  # fmt: skip
+    finally:
+        go.set()
+        server.app.config.pop("ANALYSE", None)

@@ -155,3 +155,33 @@ def shot(request):
         return path
 
     return take
+
+
+class Watched:
+    """A page with the uncaught script errors and the API answers it received."""
+
+    def __init__(self, context) -> None:
+        self.page = context.new_page()
+        self.errors: list[str] = []
+        self.answers: list[str] = []
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on("response", self._keep)
+
+    def _keep(self, response) -> None:
+        url = response.url
+        api = "/api/games/" in url and "/stream" not in url
+        if api and response.request.method == "GET" and response.ok:
+            self.answers.append(response.text())
+
+
+@pytest.fixture
+def watch(new_context):
+    made: list[Watched] = []
+
+    def make(**options) -> Watched:
+        made.append(Watched(new_context(**options)))
+        return made[-1]
+
+    yield make
+    for w in made:
+        assert not w.errors, f"script errors on {w.page.url}: {w.errors}"

@@ -23,28 +23,6 @@ from replays.replay import replay_of
 RULES = games.get("sun-tzu")
 
 
-class Watched:
-    """A page with the uncaught script errors it raised."""
-
-    def __init__(self, context) -> None:
-        self.page = context.new_page()
-        self.errors: list[str] = []
-        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-
-
-@pytest.fixture
-def watch(new_context):
-    made: list[Watched] = []
-
-    def make(**options) -> Watched:
-        made.append(Watched(new_context(**options)))
-        return made[-1]
-
-    yield make
-    for w in made:
-        assert not w.errors, f"script errors on {w.page.url}: {w.errors}"
-
-
 @pytest.fixture(scope="module")
 def finished(server):
     """(game id, record) of a finished game of the computer against itself, archived."""

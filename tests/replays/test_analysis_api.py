@@ -4,7 +4,7 @@ the app's ``ANALYSE`` callable (here: run at once, at the quick strength, or rec
 from __future__ import annotations
 
 import pytest
-from conftest import HUMANS, play_game
+from replay_helpers import HUMANS, play_game
 
 from events.store import InMemoryEventStore
 from service.app import create_app

@@ -12,7 +12,7 @@ import itertools
 import random
 
 import pytest
-from conftest import RULES, counter_tokens, play_game
+from replay_helpers import RULES, counter_tokens, play_game, problem_of
 
 from events.fairness import rng_for
 from events.store import InMemoryEventStore
@@ -59,14 +59,6 @@ def mid_game(replay, seat: str, kind: str) -> int:
     found = steps_where(replay, lambda st, p: st.round >= 2 and p.get(seat) == kind)
     assert found, f"the game has no step where {seat} owes {kind} after round 1"
     return found[len(found) // 2]
-
-
-def problem_of(response, status):
-    assert response.status_code == status, response.get_data(as_text=True)
-    assert response.mimetype == "application/problem+json"
-    body = response.get_json()
-    assert body["detail"] and "Traceback" not in body["detail"]
-    return body
 
 
 def continue_as(client, replay_id: str, step: int, seat: str) -> dict:

@@ -7,7 +7,7 @@ import io
 import json
 
 import pytest
-from conftest import HUMANS, play_game
+from replay_helpers import HUMANS, play_game, problem_of
 
 from events.store import InMemoryEventStore
 from replays.record import dumps, loads
@@ -26,14 +26,6 @@ def app():
 @pytest.fixture
 def client(app):
     return app.test_client()
-
-
-def problem_of(response, status):
-    assert response.status_code == status, response.get_data(as_text=True)
-    assert response.mimetype == "application/problem+json"
-    body = response.get_json()
-    assert body["detail"] and "Traceback" not in body["detail"]
-    return body
 
 
 def test_a_finished_game_is_archived_on_first_read(app, client):

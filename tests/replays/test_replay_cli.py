@@ -6,7 +6,7 @@ import dataclasses
 from functools import partial
 
 import pytest
-from conftest import counter_tokens, play_game
+from replay_helpers import counter_tokens, play_game
 
 from events.redis_store import RedisEventStore
 from events.store import InMemoryEventStore

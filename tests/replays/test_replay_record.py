@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import HUMANS, RULES, counter_tokens, play_game
+from replay_helpers import HUMANS, RULES, counter_tokens, play_game
 
 from events.fairness import commitment
 from events.store import InMemoryEventStore, UnknownGame

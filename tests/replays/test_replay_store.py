@@ -6,7 +6,7 @@ import dataclasses
 import zlib
 
 import pytest
-from conftest import counter_tokens, play_game
+from replay_helpers import counter_tokens, play_game
 
 from events.store import InMemoryEventStore, UnknownGame
 from replays.archive import archive, archive_all

@@ -7,7 +7,7 @@ import dataclasses
 import itertools
 
 import pytest
-from conftest import counter_tokens, play_game
+from replay_helpers import counter_tokens, play_game
 
 from events.envelope import chain_hash
 from events.fairness import commitment

@@ -184,9 +184,10 @@ class RedisEventStore(EventStore):
         if after:
             if len(entries) < 2:
                 return []
-            context = envelope_of(*entries[0])
-            prev, at = context.hash, context.at or self._at_until(key, after)
-            entries = entries[1:]
+            context, entries = entries[0][1], entries[1:]
+            prev = context[b"h"].hex()
+            if not entries[0][1][b"a"]:  # it starts inside an append: that append's time
+                at = context[b"a"].decode() or self._at_until(key, after)
         if not entries:
             return []
         game = self.game_of(game_id)

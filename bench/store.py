@@ -11,8 +11,9 @@ connection settings, one round trip per batch on the raw side.
 (a) appends/s: ``RedisEventStore.append`` (schema check, hash chain, idempotency
     fingerprint, Lua script) vs a pipelined ``XADD`` of the same envelope bytes, same
     entry IDs, one pipeline (``transaction=False``) per batch.
-(b) events/s folded: ``store.read`` + ``rules.evolve`` of every game event (system events
-    skipped), with a fresh store (cold game cache) vs ``XRANGE`` of the same streams.
+(b) events/s folded: ``store.read_for_fold`` (what ``events.projector.load`` reads with) +
+    ``rules.evolve`` of every game event (system events skipped), with a fresh store (cold
+    game cache) vs ``XRANGE`` of the same streams.
 (c) loading a finished game from a snapshot vs from scratch.
 (d) Redis memory per finished game (``MEMORY USAGE … SAMPLES 0`` of all its keys, plus
     its share of the partition feed).
@@ -105,11 +106,11 @@ def record(rules: Any, seed: int) -> Recorded:
 
 def fold_game(store: RedisEventStore, rules: Any, game_id: str) -> tuple[Any, int]:
     state = rules.initial()
-    envelopes = store.read(game_id)
-    for env in envelopes:
-        if env.type not in SYSTEM_FIELDS:
-            state = rules.evolve(state, env.event())
-    return state, len(envelopes)
+    entries = store.read_for_fold(game_id)
+    for entry in entries:
+        if entry.type not in SYSTEM_FIELDS:
+            state = rules.evolve(state, entry.event())
+    return state, len(entries)
 
 
 def load_from_snapshot(store: RedisEventStore, rules: Any, game_id: str) -> tuple[Any, int]:
@@ -352,8 +353,8 @@ def main(argv: list[str] | None = None) -> None:
         f"    store {append_rate:,.0f} appends/s ({append_rate * per_append:,.0f} events/s), "
         f"raw {raw_rate:,.0f} batches/s ({raw_rate * per_append:,.0f} events/s)"
     )
-    print("(b) fold: store.read (XRANGE, decode, upcast) + rules.evolve of each game event, a")
-    print("    fresh store per round (cold game cache) vs XRANGE of the same streams")
+    print("(b) fold: store.read_for_fold (XRANGE, decode, upcast) + rules.evolve of each game")
+    print("    event, a fresh store per round (cold game cache) vs XRANGE of the same streams")
     print(f"    store {fold_rate:,.0f} events/s, raw XRANGE {xrange_rate:,.0f} events/s")
     print(
         "(d) memory per finished game: "

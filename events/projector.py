@@ -142,7 +142,7 @@ def load(
         game.meta = {k: v for k, v in snap.meta.items() if k != "last_hash"}
         game.version, game.last_hash = snap.version, snap.meta.get("last_hash", GENESIS)
         game.from_snapshot = snap.version
-    return apply(game, store.read(game_id, after=game.version))
+    return apply(game, store.read_for_fold(game_id, after=game.version))
 
 
 def save_snapshot(store: EventStore, game: LoadedGame) -> None:
@@ -198,7 +198,7 @@ class GameCache:
         if cached is None:
             game = load(store, game_id, registry)
         else:
-            game = apply(cached.copy(), store.read(game_id, after=cached.version))
+            game = apply(cached.copy(), store.read_for_fold(game_id, after=cached.version))
         self.keep(game)
         return game
 

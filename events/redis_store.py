@@ -136,6 +136,32 @@ def envelopes_of(entries: list, prev: str = GENESIS, at: str = "") -> list[Envel
     return out
 
 
+class FoldEntry:
+    """What folding needs of a stream entry, made for speed (loading a game reads every
+    entry): the payload is parsed and the hash turned to hex only when asked for. No
+    ``prev`` and no salt: for checking the chain, read whole envelopes (``read``)."""
+
+    __slots__ = ("_hash", "_payload", "_raw", "at", "seq", "type", "v", "visible_to")
+
+    def __init__(self, seq: int, type_: str, v: int, at: str, visible_to: str, raw: bytes,
+                 digest: bytes) -> None:  # fmt: skip
+        self.seq, self.type, self.v, self.at, self.visible_to = seq, type_, v, at, visible_to
+        self._raw, self._payload, self._hash = raw, None, digest
+
+    @property
+    def payload(self) -> dict[str, Any]:
+        if self._payload is None:
+            self._payload = orjson.loads(self._raw)
+        return self._payload
+
+    @property
+    def hash(self) -> str:
+        return self._hash.hex()
+
+    def event(self) -> dict[str, Any]:
+        return {"type": self.type, "visible_to": self.visible_to, **self.payload}
+
+
 def connect(url: str) -> Any:
     """A client for ``REDIS_URL``: ``redis://…`` for one server, ``redis+cluster://…``
     (any one node) for a Redis Cluster; ``rediss`` for TLS in both."""
@@ -195,6 +221,32 @@ class RedisEventStore(EventStore):
         envelopes = [upcast(game, env) for env in envelopes_of(entries, prev, at)]
         self._tips[game_id] = (envelopes[-1].seq, envelopes[-1].hash)
         return envelopes
+
+    def read_for_fold(self, game_id: str, after: int = 0) -> list[Any]:
+        """``read`` for folding: entries as ``FoldEntry`` (about three times cheaper than
+        envelopes), an old schema version upcast as ``read`` does."""
+        key = self.key(game_id, "events")
+        entries = self.redis.xrange(key, min=f"{after + 1}-1")
+        if not entries:
+            return []
+        game = self.game_of(game_id)
+        versions = self.codec.versions(game) if game else {}
+        at = ""
+        if not entries[0][1][b"a"]:  # it starts inside an append: that append's time
+            at = self._at_until(key, after)
+        out: list[Any] = []
+        for entry_id, fields in entries:
+            at = fields[b"a"].decode() or at
+            type_ = fields[b"t"].decode()
+            v = int(fields[b"v"])
+            if v < versions.get(type_, 1):  # rare: the full envelope, upcast
+                env = envelope_of(entry_id, fields, at=at)
+                out.append(self.codec.upcast(game, env))
+                continue
+            seq = int(entry_id.partition(b"-")[0])
+            out.append(FoldEntry(seq, type_, v, at, fields[b"w"].decode(), fields[b"p"],
+                                 fields[b"h"]))  # fmt: skip
+        return out
 
     def _at_until(self, key: str, seq: int) -> str:
         """The time of the entry at ``seq`` when it is stored as "the one before's": the

@@ -187,6 +187,11 @@ class EventStore:
     def read(self, game_id: str, after: int = 0) -> list[Envelope]:
         raise NotImplementedError
 
+    def read_for_fold(self, game_id: str, after: int = 0) -> list[Any]:
+        """What folding a game needs: entries with ``seq``, ``type``, ``at``, ``hash``,
+        ``payload`` and ``event()`` (a store may give lighter objects than envelopes)."""
+        return self.read(game_id, after)
+
     def version(self, game_id: str) -> int:
         raise NotImplementedError
 

@@ -544,3 +544,18 @@ def test_a_history_with_an_upcast_event_still_verifies(store):
     envs = store.read("g1")
     assert envs[-1].v == 2 and envs[-1].hash == stored.hash
     verify_chain(envs)
+
+
+def test_reading_for_a_fold_gives_what_a_full_read_gives(store):
+    """``read_for_fold`` (light entries, lazily parsed) against ``read`` (envelopes): the same
+    seq, type, time, hash, payload and event, from any point, old schema versions upcast."""
+    game = played(4)
+    write_v1_game_ended(store, "g1", game)
+    full = store.read("g1")
+    for after in (0, 1, 5, 11, len(full) - 2):
+        light = store.read_for_fold("g1", after)
+        assert [e.seq for e in light] == [e.seq for e in full[after:]]
+        for entry, env in zip(light, full[after:], strict=True):
+            assert (entry.type, entry.at, entry.hash) == (env.type, env.at, env.hash)
+            assert entry.payload == env.payload and entry.event() == env.event()
+    assert store.read_for_fold("g1", len(full)) == []

@@ -12,8 +12,8 @@ connection settings, one round trip per batch on the raw side.
     fingerprint, Lua script) vs a pipelined ``XADD`` of the same envelope bytes, same
     entry IDs, one pipeline (``transaction=False``) per batch.
 (b) events/s folded: ``store.read_for_fold`` (what ``events.projector.load`` reads with) +
-    ``rules.evolve`` of every game event (system events skipped), with a fresh store (cold
-    game cache) vs ``XRANGE`` of the same streams.
+    ``rules.fold`` of the game events (system events skipped), as ``events.projector.apply``
+    folds them, with a fresh store (cold game cache) vs ``XRANGE`` of the same streams.
 (c) loading a finished game from a snapshot vs from scratch.
 (d) Redis memory per finished game (``MEMORY USAGE … SAMPLES 0`` of all its keys, plus
     its share of the partition feed).
@@ -105,11 +105,8 @@ def record(rules: Any, seed: int) -> Recorded:
 
 
 def fold_game(store: RedisEventStore, rules: Any, game_id: str) -> tuple[Any, int]:
-    state = rules.initial()
     entries = store.read_for_fold(game_id)
-    for entry in entries:
-        if entry.type not in SYSTEM_FIELDS:
-            state = rules.evolve(state, entry.event())
+    state = rules.fold([e.event() for e in entries if e.type not in SYSTEM_FIELDS])
     return state, len(entries)
 
 
@@ -353,8 +350,8 @@ def main(argv: list[str] | None = None) -> None:
         f"    store {append_rate:,.0f} appends/s ({append_rate * per_append:,.0f} events/s), "
         f"raw {raw_rate:,.0f} batches/s ({raw_rate * per_append:,.0f} events/s)"
     )
-    print("(b) fold: store.read_for_fold (XRANGE, decode, upcast) + rules.evolve of each game")
-    print("    event, a fresh store per round (cold game cache) vs XRANGE of the same streams")
+    print("(b) fold: store.read_for_fold (XRANGE, decode, upcast) + rules.fold of the game")
+    print("    events, a fresh store per round (cold game cache) vs XRANGE of the same streams")
     print(f"    store {fold_rate:,.0f} events/s, raw XRANGE {xrange_rate:,.0f} events/s")
     print(
         "(d) memory per finished game: "

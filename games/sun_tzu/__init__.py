@@ -7,7 +7,7 @@ from typing import Any
 
 from games.sun_tzu import commands, components, flow, moves, notation, schema
 from games.sun_tzu import view as views
-from games.sun_tzu.state import EVENT_TYPES, State, evolve
+from games.sun_tzu.state import EVENT_TYPES, State, apply_in_place, evolve
 
 
 class SunTzu:
@@ -37,9 +37,12 @@ class SunTzu:
 
     @staticmethod
     def fold(events: Iterable[dict[str, Any]], state: State | None = None) -> State:
-        st = State() if state is None else state
+        """The state after ``events``; ``state`` itself is left as it was. One copy, then
+        each event applied to it in place (handlers replace fields, never change their
+        values, so nothing the original holds is touched): what ``evolve`` would give."""
+        st = State() if state is None else state.copy()
         for event in events:
-            st = evolve(st, event)
+            apply_in_place(st, event)
         return st
 
     @staticmethod

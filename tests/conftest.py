@@ -1,4 +1,8 @@
-"""Shared fixtures: Redis servers for the store tests.
+"""Shared fixtures: Redis servers for the store tests; the hypothesis profile.
+
+Property tests run derandomized by default (the same examples on every run, as the
+Hypothesis docs advise for CI, so a run does not fail by the luck of the draw);
+``HYPOTHESIS_PROFILE=explore ./scripts/test`` draws new examples to look for new bugs.
 
 ``redis_url``: the Redis given by ``TEST_REDIS_URL``, else the bundled ``redis-server``
 started once per session on a free port (AOF on, data in a temporary folder). Each test
@@ -10,8 +14,13 @@ from __future__ import annotations
 import os
 
 import pytest
+from hypothesis import settings
 
 from events.embedded import start_redis
+
+settings.register_profile("ci", derandomize=True)
+settings.register_profile("explore", derandomize=False)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 @pytest.fixture(scope="session")

@@ -12,6 +12,7 @@ that takes ``redis_client`` gets a flushed database.
 from __future__ import annotations
 
 import os
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 from hypothesis import settings
@@ -175,3 +176,20 @@ def redis_cluster(tmp_path_factory):
             client.close()
         for node in nodes:
             node.stop()
+
+
+@pytest.fixture
+def broker_url(redis_url):
+    """A Celery broker: another database of the test Redis than the event store's, flushed
+    before and after."""
+    import redis
+
+    store_db = int(urlsplit(redis_url).path.strip("/") or 0)
+    url = urlunsplit(urlsplit(redis_url)._replace(path=f"/{2 if store_db == 1 else 1}"))
+    client = redis.Redis.from_url(url)
+    client.flushdb()
+    try:
+        yield url
+    finally:
+        client.flushdb()
+        client.close()

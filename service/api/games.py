@@ -34,6 +34,14 @@ def caller_seat(game_id: str) -> str | None:
     return seat
 
 
+def acting_seat(game_id: str, refusal: str) -> str:
+    """The caller's seat, for an endpoint only a seat may use (401 with ``refusal``)."""
+    seat = caller_seat(game_id)
+    if seat is None:
+        raise Unauthorized(refusal)
+    return seat
+
+
 def player_id() -> str:
     """The browser's player identity, kept in the signed session cookie."""
     if "player" not in session:
@@ -90,9 +98,7 @@ def create_game(body):
 @blp.response(200, schemas.Version)
 def join(body, game_id):
     """Take your seat (the token of the invite link in ``Authorization: Bearer``)."""
-    seat = caller_seat(game_id)
-    if seat is None:
-        raise Unauthorized("taking a seat needs its token: Authorization: Bearer <token>")
+    seat = acting_seat(game_id, "taking a seat needs its token: Authorization: Bearer <token>")
     version = bingfa().join(game_id, seat, player=player_id(), nonce=body["nonce"])
     return {"version": version}
 
@@ -125,9 +131,7 @@ def view(game_id):
 def submit(body, game_id):
     """Send a command for your seat. ``Idempotency-Key`` makes retries safe; the version
     you saw (``expected_version`` or ``If-Match``) refuses a stale move with 409."""
-    seat = caller_seat(game_id)
-    if seat is None:
-        raise Unauthorized("a command needs your seat's token: Authorization: Bearer <token>")
+    seat = acting_seat(game_id, "a command needs your seat's token: Authorization: Bearer <token>")
     expected = body["expected_version"]
     if expected is None and request.headers.get("If-Match"):
         expected = _version_of(request.headers["If-Match"])
@@ -156,9 +160,7 @@ def submit(body, game_id):
 @blp.response(200, schemas.Version)
 def hand_to_ai(body, game_id):
     """Let the AI play your seat for the rest of the game (not in rated games)."""
-    seat = caller_seat(game_id)
-    if seat is None:
-        raise Unauthorized("handing a seat to the AI needs its token: Authorization: Bearer")
+    seat = acting_seat(game_id, "handing a seat to the AI needs its token: Authorization: Bearer")
     return {"version": bingfa().hand_to_ai(game_id, seat, body["level"])}
 
 
@@ -167,9 +169,7 @@ def hand_to_ai(body, game_id):
 @blp.response(200, schemas.Hint)
 def hint(game_id):
     """The AI's suggestion for your decision, from what your seat knows (unrated games)."""
-    seat = caller_seat(game_id)
-    if seat is None:
-        raise Unauthorized("a hint is for a seat: Authorization: Bearer <token>")
+    seat = acting_seat(game_id, "a hint is for a seat: Authorization: Bearer <token>")
     version, command = bingfa().hint(game_id, seat)
     return {"version": version, "command": command, "level": HINT_LEVEL}
 

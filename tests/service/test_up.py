@@ -19,7 +19,6 @@ import urllib.error
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 import psutil
 import pytest
@@ -166,10 +165,6 @@ def env_without_redis() -> dict[str, str]:
     return env
 
 
-def with_db(url: str, db: int) -> str:
-    return urlunsplit(urlsplit(url)._replace(path=f"/{db}"))
-
-
 def test_up_runs_everything_on_the_bundled_redis_and_stops_cleanly_on_ctrl_c(tmp_path):
     from events.readmodels import ReadModels
     from events.redis_store import connect
@@ -232,26 +227,13 @@ def test_the_secret_key_is_kept_across_restarts(tmp_path):
     assert stat.S_IMODE((tmp_path / "secret_key").stat().st_mode) == 0o600
 
 
-@pytest.fixture
-def broker_db(redis_url):
-    import redis
-
-    store_db = int(urlsplit(redis_url).path.strip("/") or 0)
-    url = with_db(redis_url, 2 if store_db == 1 else 1)
-    client = redis.Redis.from_url(url)
-    client.flushdb()
-    try:
-        yield url
-    finally:
-        client.flushdb()
-        client.close()
-
-
-def test_up_with_redis_url_starts_no_redis_of_its_own(tmp_path, redis_url, redis_client, broker_db):
+def test_up_with_redis_url_starts_no_redis_of_its_own(
+    tmp_path, redis_url, redis_client, broker_url
+):
     from events.redis_store import RedisEventStore
 
     env = env_without_redis()
-    env.update(REDIS_URL=redis_url, CELERY_BROKER_URL=broker_db)
+    env.update(REDIS_URL=redis_url, CELERY_BROKER_URL=broker_url)
     up = Up(tmp_path, env)
     try:
         up.wait_for("answer from the API", lambda: answers(f"{up.base}/api/openapi.json"))

@@ -13,7 +13,6 @@ import sys
 import time
 from functools import partial
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
@@ -24,26 +23,6 @@ from workers.celery_app import AI_QUEUE, make_celery
 from workers.dispatch import enqueue_ai_moves
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def with_db(url: str, db: int) -> str:
-    parts = urlsplit(url)
-    return urlunsplit(parts._replace(path=f"/{db}"))
-
-
-@pytest.fixture
-def broker_url(redis_url):
-    store_db = int(urlsplit(redis_url).path.strip("/") or 0)
-    url = with_db(redis_url, 2 if store_db == 1 else 1)
-    import redis
-
-    client = redis.Redis.from_url(url)
-    client.flushdb()
-    try:
-        yield url
-    finally:
-        client.flushdb()
-        client.close()
 
 
 @pytest.fixture

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import games
+from events import clocks
 from events.envelope import GENESIS, Envelope
 from events.schemas import SYSTEM_FIELDS
 from events.store import EventStore, Snapshot, UnknownGame, rules_fingerprint
@@ -40,8 +41,10 @@ class LoadedGame:
 
     @property
     def seats(self) -> dict[str, str]:
-        """Seat → "human" or "ai:<level>": as created, or the AI a player handed it to."""
-        return {**self.created.get("seats", {}), **self.meta.get("handed", {})}
+        """Seat → "human" or "ai:<level>": as created, or the AI a player handed it to, or
+        the AI standing in for one decision of a seat whose time ran out."""
+        return {**self.created.get("seats", {}), **self.meta.get("handed", {}),
+                **self.meta.get("standing_in", {})}  # fmt: skip
 
     @property
     def created_seats(self) -> dict[str, str]:
@@ -69,12 +72,28 @@ class LoadedGame:
         return self.meta.get("revealed")
 
     @property
+    def decided(self) -> Mapping[str, Any] | None:
+        """How the game ended off the board (time, an agreed draw), or None."""
+        return self.meta.get("decided")
+
+    @property
     def outcome(self) -> Mapping[str, Any] | None:
+        if self.decided is not None:
+            return self.decided
         return self.rules.outcome(self.state) if self.dealt else None
 
     @property
     def pending(self) -> dict[str, str]:
-        return self.rules.pending(self.state) if self.dealt else {}
+        return pending_of(self.rules, self.state, self.meta)
+
+    @property
+    def control(self) -> clocks.TimeControl | None:
+        return clocks.control_of(self.created)
+
+    @property
+    def draw_offer(self) -> str | None:
+        """The seat whose offer of a draw stands, or None."""
+        return self.meta.get("draw_offer")
 
     def copy(self) -> LoadedGame:
         """A game that ``apply`` can bring forward without changing this one (the state
@@ -91,34 +110,80 @@ class LoadedGame:
         )
 
 
+# The system events that begin an append (the others end one: the seed, a decided end).
+APPEND_STARTS = frozenset({"game_created", "seat_joined", "command_given", "seat_handed_to_ai",
+                           "vacation_taken", "clock_expired", "draw_offered",
+                           "draw_declined", "draw_accepted"})  # fmt: skip
+
+
+def pending_of(rules: Any, state: Any, meta: Mapping[str, Any]) -> dict[str, str]:
+    """Who owes a decision: nobody before the deal or once the game is decided."""
+    if not meta.get("dealt") or meta.get("decided") is not None:
+        return {}
+    return rules.pending(state)
+
+
 def apply(game: LoadedGame, envelopes: Iterable[Envelope]) -> LoadedGame:
     """Fold envelopes onto a loaded game (in place) and return it.
 
     ``meta`` is replaced, never changed in place, and the rules' states are immutable, so
-    a ``copy`` of a game taken before shares nothing that this changes."""
+    a ``copy`` of a game taken before shares nothing that this changes. At the end of each
+    append (an append starts with one of ``APPEND_STARTS``; reads begin and end at
+    appends) the turns and clocks are brought forward (``events.clocks``)."""
     rules = game.rules
     state = game.state
     meta = dict(game.meta)
     run: list[dict[str, Any]] = []  # game events not folded yet: folded together (cheaper)
-    last = None
+    last = opener = None
+    control = clocks.control_of(meta.get("created", {}))
     for env in envelopes:
-        if env.type in SYSTEM_FIELDS and run:
+        kind = env.type
+        if kind in SYSTEM_FIELDS and run:
             state, run = rules.fold(run, state), []
-        if env.type in SYSTEM_FIELDS:
-            if env.type == "game_created":
-                meta["created"] = dict(env.payload)
+        if kind in APPEND_STARTS and last is not None:
+            _append_ended(meta, rules, state, last, opener)
+        if kind in APPEND_STARTS:
+            opener = env
+        if kind in SYSTEM_FIELDS:
+            payload = env.payload
+            if kind == "command_given":
+                seat = payload["seat"]
+                clocks.command_given(meta, seat, env.seq, env.at,
+                                     control.per_move_ms if control else 0)  # fmt: skip
+                if seat in meta.get("standing_in", {}):  # the stand-in played its decision
+                    meta["standing_in"] = {
+                        s: k for s, k in meta["standing_in"].items() if s != seat
+                    }
+                meta.pop("draw_offer", None)  # an offer lapses when the game moves on
+            elif kind == "game_created":
+                meta["created"] = dict(payload)
                 meta["created_at"] = env.at
-            elif env.type == "seat_joined":
-                joined = {**meta.get("joined", {}), env.payload["seat"]: dict(env.payload)}
+                clocks.start(meta, payload)
+                control = clocks.control_of(payload)
+            elif kind == "seat_joined":
+                joined = {**meta.get("joined", {}), payload["seat"]: dict(payload)}
                 meta["joined"] = joined
-            elif env.type == "seed_revealed":
-                meta["revealed"] = dict(env.payload)
-            elif env.type == "seat_handed_to_ai":
-                handed = {env.payload["seat"]: "ai:" + env.payload["level"]}
+            elif kind == "seed_revealed":
+                meta["revealed"] = dict(payload)
+            elif kind == "seat_handed_to_ai":
+                handed = {payload["seat"]: "ai:" + payload["level"]}
                 meta["handed"] = {**meta.get("handed", {}), **handed}
-            elif env.type == "position_set":  # a continued game starts from this position
-                state = rules.load_state(env.payload["state"])
+            elif kind == "position_set":  # a continued game starts from this position
+                state = rules.load_state(payload["state"])
                 meta["dealt"] = True
+            elif kind == "vacation_taken":
+                clocks.take_vacation(meta, payload["seat"], payload["days"], env.at)
+            elif kind == "clock_expired":
+                clocks.timed_out(meta, payload["seat"])
+                if payload["action"].startswith(clocks.AI_PREFIX):
+                    meta["standing_in"] = {**meta.get("standing_in", {}),
+                                           payload["seat"]: payload["action"]}  # fmt: skip
+            elif kind == "draw_offered":
+                meta["draw_offer"] = payload["seat"]
+            elif kind in ("draw_declined", "draw_accepted"):
+                meta.pop("draw_offer", None)
+            elif kind == "game_decided":
+                meta["decided"] = {"winner": payload["winner"], "reason": payload["reason"]}
         else:
             meta["dealt"] = True
             run.append(env.event())
@@ -126,10 +191,19 @@ def apply(game: LoadedGame, envelopes: Iterable[Envelope]) -> LoadedGame:
     if run:
         state = rules.fold(run, state)
     if last is not None:
+        _append_ended(meta, rules, state, last, opener)
         game.version, game.last_hash = last.seq, last.hash
         meta["last_at"] = last.at
     game.state, game.meta = state, meta
     return game
+
+
+def _append_ended(meta: dict[str, Any], rules: Any, state: Any, last: Any, opener: Any) -> None:
+    """The turns after the append that ``opener`` began and ``last`` ended."""
+    by = "system"
+    if opener is not None and opener.type != "clock_expired":
+        by = opener.payload.get("seat") or "system"
+    clocks.append_ended(meta, pending_of(rules, state, meta), last.seq, last.at, by)
 
 
 def load(

@@ -37,6 +37,7 @@ from typing import Any
 
 import redis as redis_lib
 
+from events.followers import followers_for
 from events.readmodels import ReadModels
 from events.redis_store import DEFAULT_PARTITIONS, RedisEventStore, connect, feed_key
 from events.store import EventStore
@@ -77,7 +78,8 @@ class Projector:
 
     def __post_init__(self) -> None:
         self.partitions = getattr(self.store, "partitions", DEFAULT_PARTITIONS)
-        self.models = ReadModels(self.redis, self.partitions)
+        followers = followers_for(self.redis, self.partitions)
+        self.models = ReadModels(self.redis, self.partitions, followers)
 
     def start(self) -> None:
         ensure_groups(self.redis, self.partitions, self.group)

@@ -206,10 +206,16 @@ def _decode(raw: bytes | str) -> dict[str, Any]:
 
 @dataclass
 class ReadModels:
-    """The read models in one Redis; ``partitions`` must be the event store's."""
+    """The read models in one Redis; ``partitions`` must be the event store's.
+
+    ``followers`` are further read models fed by the same projection (ratings,
+    notifications): each has ``follow(game, entries)``, called after a game's entries are
+    written (at least once per change, so it must be idempotent), and ``delete_all()``,
+    called when the read models are thrown away for a rebuild."""
 
     redis: Any
     partitions: int = DEFAULT_PARTITIONS
+    followers: Sequence[Any] = ()
 
     def keys(self, game_id: str) -> Keys:
         return Keys(partition_of(game_id, self.partitions))
@@ -276,7 +282,11 @@ class ReadModels:
         game = load(store, game_id)  # the whole game now: may be past ``seq``, all the better
         created_at = game.meta["created_at"] if game.open_seats else ""
         entries = entries_for(game, created_at, game.meta["last_at"])
-        return "written" if self.write(entries) else "stale"
+        if not self.write(entries):
+            return "stale"
+        for follower in self.followers:
+            follower.follow(game, entries)
+        return "written"
 
     # -- reading ------------------------------------------------------------------------
     def _all(self, make_key, command: str, *args: Any) -> list[Any]:
@@ -338,7 +348,8 @@ class ReadModels:
         pipe = self.redis.pipeline(transaction=False)
         for name in names:  # one key per DEL: keys of different slots (Redis Cluster)
             pipe.delete(name)
-        return sum(pipe.execute()) if names else 0
+        deleted = sum(pipe.execute()) if names else 0
+        return deleted + sum(follower.delete_all() for follower in self.followers)
 
     def rebuild(self, store: EventStore, game_ids: Iterable[str] | None = None) -> dict[str, int]:
         """Throw the read models away and make them again from the streams."""

@@ -23,6 +23,11 @@ SYSTEM_FIELDS: dict[str, dict[str, str]] = {
         "~rated": "bool",  # absent in games made before ratings: unrated
         # a game continued from a replay: {"replay": id, "step": n, "seat": seat}
         "~from": "dict",
+        # a time control (``events.clocks.parse``): per move, bank, vacation, on timeout
+        "~clock": "dict",
+        # a rematch of this game, or a game made from an accepted seek
+        "~rematch_of": "str",
+        "~seek": "str",
     },
     # A seat's command, as it was given, before the events it caused: the audit re-runs
     # the rules over these with the revealed seed. Visible to its seat until the end.
@@ -36,6 +41,19 @@ SYSTEM_FIELDS: dict[str, dict[str, str]] = {
     "position_set": {"state": "str"},
     # The last event: the seed and the nonces, so anyone can re-derive every shuffle.
     "seed_revealed": {"seed": "str", "nonces": "dict"},
+    # A seat's player takes ``days`` of vacation: its clock stops for that long.
+    "vacation_taken": {"seat": "str", "days": "int"},
+    # A seat's time ran out (written by the deadline sweep, actor ``system``): ``action``
+    # is "forfeit" (a game_decided follows) or "ai:<level>" (that AI plays this decision).
+    "clock_expired": {"seat": "str", "action": "str"},
+    # A draw offered, declined, or accepted (a game_decided follows); an offer lapses when
+    # the next command is given.
+    "draw_offered": {"seat": "str"},
+    "draw_declined": {"seat": "str"},
+    "draw_accepted": {"seat": "str"},
+    # The game ends off the board: "time" (the loser's clock ran out) or "agreement" (a
+    # draw both seats agreed); ``winner`` is a seat or null for a draw.
+    "game_decided": {"winner": "str?", "reason": "str"},
 }
 SYSTEM_VERSIONS: dict[str, int] = {}
 

@@ -136,13 +136,14 @@ def rebuild(args: argparse.Namespace, console: Console) -> int:
     partitions = args.partitions or int(os.environ.get("BINGFA_PARTITIONS", 16))
     import redis
 
+    from events.followers import followers_for
     from events.readmodels import ReadModels
     from events.redis_store import RedisEventStore, connect
 
     client = connect(url)
     try:
         store = RedisEventStore(client, partitions=partitions)
-        counts = ReadModels(client, partitions).rebuild(store)
+        counts = ReadModels(client, partitions, followers_for(client, partitions)).rebuild(store)
     except redis.ConnectionError as error:
         console.print(f"[red]cannot reach the Redis at REDIS_URL: {error}[/red]")
         return 1

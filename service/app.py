@@ -68,7 +68,10 @@ def register_write_path(app: Flask) -> None:
     on_appended = app.config.get("ON_APPENDED")
     if on_appended is None and app.config.get("STORE") is None:
         on_appended = queue_ai_moves(app)
-    app.extensions["bingfa"] = Bingfa(store, on_appended=on_appended, ai_levels=set(LEVELS))
+    bingfa = Bingfa(store, on_appended=on_appended, ai_levels=set(LEVELS))
+    if app.config.get("CLOCK") is not None:  # tests drive time: () -> aware UTC datetime
+        bingfa.clock = app.config["CLOCK"]
+    app.extensions["bingfa"] = bingfa
     app.extensions["queries"] = Queries(store)
 
 

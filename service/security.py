@@ -1,8 +1,9 @@
 """Security headers, a same-origin check for cookie-carrying writes, and rate limits.
 
-Seats act with bearer tokens, which a forged cross-site request cannot carry, so the
-API needs no CSRF token; the only thing a cookie decides is the player id recorded when
-a seat is taken, and writes that come from another origin are refused outright.
+Seats act with bearer tokens, which a forged cross-site request cannot carry, or with the
+player id of the signed session cookie (the seats that player took). That cookie is
+``SameSite=Lax``, so a cross-site form does not send it with a POST, and writes that come
+from another origin are refused outright: the API needs no CSRF token.
 """
 
 from __future__ import annotations

@@ -13,9 +13,11 @@ import json
 import secrets as _secrets
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 import games
+from events import clocks
 from events.envelope import canonical
 from events.fairness import commitment, rng_for
 from events.projector import GameCache, LoadedGame, Lru, apply, save_snapshot
@@ -55,7 +57,15 @@ class Bingfa:
     on_appended: Callable[[LoadedGame, list[dict[str, Any]]], None] | None = None
     ai_levels: Collection[str] | None = None  # None: any ai:<level> is accepted
     games: GameCache = field(default_factory=GameCache)  # running games, to read only tails
+    clock: Callable[[], datetime] = lambda: datetime.now(UTC)  # tests inject their own
     _kept: Lru = field(default_factory=lambda: Lru(4096))  # token hashes, dealt seeds
+
+    def now(self) -> str:
+        """The time stamped on the events written now (the envelope's ``at``)."""
+        return clocks.iso(round(self.clock().timestamp() * 1000))
+
+    def now_ms(self) -> int:
+        return round(self.clock().timestamp() * 1000)
 
     # -- create ------------------------------------------------------------------------
     def create_game(
@@ -65,10 +75,14 @@ class Bingfa:
         seats: Mapping[str, str],
         access: Mapping[str, str] | None = None,
         rated: bool = False,
+        clock: Mapping[str, Any] | None = None,
+        extra: Mapping[str, Any] | None = None,
     ) -> str:
         """A new game; ``seats`` maps every seat to ``human`` or ``ai:<level>``. AI seats
         are taken at once; the cards are dealt when the last seat is taken. ``access``
-        (seat → hash of its token) is kept server-side before the game exists."""
+        (seat → hash of its token) is kept server-side before the game exists. ``clock``
+        is a time control (``events.clocks.parse``); ``extra`` further ``game_created``
+        fields (``rematch_of``, ``seek``)."""
         rules = self.registry.get(game)
         if rules is None:
             raise NotFound(f"there is no game called {game!r}")
@@ -84,6 +98,17 @@ class Bingfa:
                 self._check_level(level)
         if rated and any(kind != "human" for kind in seats.values()):
             raise RulesError("games against the AI are not rated")
+        try:
+            clock = clocks.parse(clock)
+        except ValueError as error:
+            raise RulesError(str(error)) from None
+        if clock is not None:
+            on_timeout = clocks.control_of({"clock": clock})
+            if on_timeout.ai_level is not None:
+                self._check_level(on_timeout.ai_level)
+                if rated:  # else a player could let a strong AI play for them on purpose
+                    raise RulesError("in a rated game a seat whose time runs out forfeits: "
+                                     'choose on_timeout "forfeit"')  # fmt: skip
         game_id = self.token(9)
         seed = self.token(32)
         self.store.put_secret(game_id, json.dumps({"seed": seed, "nonces": {}}))
@@ -100,7 +125,10 @@ class Bingfa:
         }
         if rated:
             created["rated"] = True
-        self.store.append(game_id, 0, [created])
+        if clock is not None:
+            created["clock"] = clock
+        created.update(extra or {})
+        self.store.append(game_id, 0, [created], at=self.now())
         for seat, kind in seats.items():
             if kind != "human":
                 self.join(game_id, seat, player=kind)
@@ -134,7 +162,7 @@ class Bingfa:
         if len(game.open_seats) == 1:  # this seat was the last one: deal
             rng = rng_for(secret["seed"], secret["nonces"], game.version + 2)
             events += self._opening(game, rng)
-        version = self.store.append(game_id, game.version, events)
+        version = self.store.append(game_id, game.version, events, at=self.now())
         self._after(game, events)
         return version
 
@@ -172,6 +200,7 @@ class Bingfa:
                     idempotency_key,
                     actor=seat,
                     fingerprint=fingerprint,
+                    at=self.now(),
                 )
             except (RulesError, ConcurrencyError) as refused:
                 if not fresh:
@@ -231,9 +260,111 @@ class Bingfa:
         if game.rated:  # the AI would play a rated game for its player: resign instead
             raise Forbidden("a rated game cannot be handed to the AI; you can resign")
         event = {"type": "seat_handed_to_ai", "visible_to": "all", "seat": seat, "level": level}
-        version = self.store.append(game_id, game.version, [event], actor=seat)
+        version = self.store.append(game_id, game.version, [event], actor=seat, at=self.now())
         self._after(game, [event])
         return version
+
+    # -- off the board: clocks, vacation, draws -------------------------------------------
+    def seats_of_player(self, game_id: str, player: str) -> list[str]:
+        """The seats of ``game_id`` that ``player`` (a browser's player id) took."""
+        game = self._load(game_id)
+        return [seat for seat, joined in game.joined.items()
+                if player and joined.get("player") == player]  # fmt: skip
+
+    def expire(self, game_id: str) -> list[str]:
+        """Enforce the deadlines of ``game_id`` at the clock's time: each seat whose time
+        has run out forfeits, or has an AI play that one decision for it, as the game was
+        created. Returns the seats it acted for (none when nobody's time is up: the sweep
+        may look at a game twice, or after its player moved)."""
+        for _ in range(3):  # a move may land in between: look again at the new position
+            game = self._load(game_id)
+            control = game.control
+            if control is None or game.outcome is not None:
+                return []
+            late = clocks.expired(game.meta, control, self.now_ms(),
+                                  exempt=game.meta.get("standing_in", {}))  # fmt: skip
+            if not late:
+                return []
+            late.sort(key=lambda seat: clocks.deadline_ms(game.meta, control, seat) or 0)
+            if control.on_timeout == clocks.FORFEIT:
+                late = late[:1]  # the first whose time ran out loses; the game ends there
+            events: list[dict[str, Any]] = [
+                {"type": "clock_expired", "visible_to": "all", "seat": seat,
+                 "action": control.on_timeout}
+                for seat in late
+            ]  # fmt: skip
+            if control.on_timeout == clocks.FORFEIT:
+                winner = next(s for s in game.seats if s != late[0])
+                events.append({"type": "game_decided", "visible_to": "all", "winner": winner,
+                               "reason": "time"})  # fmt: skip
+            if events[-1]["type"] == "game_decided":
+                events.append(self._revealed(game))
+            try:
+                self.store.append(game_id, game.version, events, at=self.now())
+            except ConcurrencyError:
+                continue
+            self._after(game, events)
+            return late
+        return []
+
+    def take_vacation(self, game_id: str, seat: str, days: int) -> int:
+        """``days`` of the seat's vacation allowance: its clock stops for that long."""
+        game = self._running(game_id, seat)
+        control = game.control
+        if control is None:
+            raise RulesError("this game has no clock, so there is no time to stop")
+        left = game.meta["clock"][seat]["vacation"] // clocks.DAY_MS
+        if isinstance(days, bool) or not isinstance(days, int) or days < 1:
+            raise RulesError("vacation is taken in whole days, at least one")
+        if days > left:
+            raise RulesError(f"you have {left} vacation day{'s' if left != 1 else ''} left "
+                             f"in this game")  # fmt: skip
+        event = {"type": "vacation_taken", "visible_to": "all", "seat": seat, "days": days}
+        return self._write(game, seat, [event])
+
+    def draw(self, game_id: str, seat: str, action: str) -> int:
+        """Offer a draw, accept the one offered to you, or decline it. Offering when the
+        other seat has offered one accepts it."""
+        game = self._running(game_id, seat)
+        offer = game.draw_offer
+        if action == "offer" and offer == seat:
+            raise RulesError("you have already offered a draw; it stands until it is "
+                             "answered or the game moves on")  # fmt: skip
+        if action == "offer" and offer is None:
+            return self._write(game, seat, [{"type": "draw_offered", "visible_to": "all",
+                                             "seat": seat}])  # fmt: skip
+        if action in ("accept", "decline") and (offer is None or offer == seat):
+            raise RulesError("there is no draw offered to you to " + action)
+        if action == "decline":
+            return self._write(game, seat, [{"type": "draw_declined", "visible_to": "all",
+                                             "seat": seat}])  # fmt: skip
+        if action not in ("offer", "accept"):
+            raise RulesError(f"a draw can be offered, accepted or declined, not {action!r}")
+        events = [
+            {"type": "draw_accepted", "visible_to": "all", "seat": seat},
+            {"type": "game_decided", "visible_to": "all", "winner": None, "reason": "agreement"},
+            self._revealed(game),
+        ]
+        return self._write(game, seat, events)
+
+    def _running(self, game_id: str, seat: str) -> LoadedGame:
+        game = self._load(game_id)
+        if seat not in game.seats:
+            raise NotFound(f"there is no seat {seat!r}; the seats are " + ", ".join(game.seats))
+        if game.outcome is not None:
+            raise RulesError("the game is over")
+        if not game.dealt:
+            raise RulesError("the game has not started yet")
+        return game
+
+    def _write(self, game: LoadedGame, seat: str, events: list[dict[str, Any]]) -> int:
+        version = self.store.append(game.game_id, game.version, events, actor=seat,
+                                    at=self.now())  # fmt: skip
+        self._after(game, events)
+        return version
+
+    def _revealed(self, game: LoadedGame) -> dict[str, Any]:
+        return {"type": "seed_revealed", "visible_to": "all", **self._secret(game)}
 
     def hint(self, game_id: str, seat: str) -> tuple[int, dict[str, Any]]:
         """(version, the AI's suggestion for ``seat``), judged from the seat's own view.
@@ -292,6 +423,8 @@ class Bingfa:
     def _decide(self, game: LoadedGame, seat: str, command: Mapping[str, Any]) -> list:
         if seat not in game.seats:
             raise NotFound(f"there is no seat {seat!r}; the seats are " + ", ".join(game.seats))
+        if game.decided is not None:
+            raise RulesError("the game is over")
         if not game.dealt:
             waiting = ", ".join(game.open_seats)
             raise RulesError(f"the game has not started: waiting for {waiting} to take a seat")
@@ -304,7 +437,7 @@ class Bingfa:
                  "command": dict(command)}  # fmt: skip
         events = [given, *events]
         if game.rules.outcome(state) is not None:
-            events = [*events, {"type": "seed_revealed", "visible_to": "all", **secret}]
+            events = [*events, self._revealed(game)]
         return events
 
     def _after(
@@ -391,7 +524,7 @@ class Bingfa:
             "seed_sha256": commitment(seed),
             "from": {"replay": record.header["id"], "step": step, "seat": seat},
         }
-        self.store.append(game_id, 0, [created])
+        self.store.append(game_id, 0, [created], at=self.now())
         self.join(game_id, opponent, player=seats[opponent])
         return game_id
 

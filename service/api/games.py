@@ -24,14 +24,31 @@ def bingfa() -> Bingfa:
     return current_app.extensions["bingfa"]
 
 
+SEAT_HEADER = "X-Bingfa-Seat"  # which of the caller's seats, when one player holds both
+
+
 def caller_seat(game_id: str) -> str | None:
+    """The seat the caller acts for: the seat of its bearer token, else the seat this
+    browser's player took (the player id in the signed session cookie, which a recovery
+    code carries to another browser), else None: a spectator."""
     token = access.bearer(request.headers.get("Authorization"))
     if token is None:
-        return None
+        return player_seat(game_id)
     seat = access.seat_of(token, bingfa().access(game_id))
     if seat is None:
         raise Unauthorized("this token is not a seat of this game")
     return seat
+
+
+def player_seat(game_id: str) -> str | None:
+    player = session.get("player")
+    if not player:
+        return None
+    seats = bingfa().seats_of_player(game_id, player)
+    wanted = request.headers.get(SEAT_HEADER)
+    if wanted:
+        return wanted if wanted in seats else None
+    return seats[0] if len(seats) == 1 else None
 
 
 def acting_seat(game_id: str, refusal: str) -> str:

@@ -12,6 +12,7 @@ Keys, per partition N (the game's own partition, see ``events.redis_store``):
     rm:{pN}:finished:info    hash  game id -> finished entry (JSON)
     rm:{pN}:pos              hash  game id -> the stream version the entries were made at
     rm:{pN}:ai_owed          zset  game id, scored by when an AI seat began to owe a move
+    rm:{pN}:deadlines        zset  game id, scored by its earliest clock deadline (epoch ms)
 
 Every key of a game's update carries the game's hash tag ``{pN}``, so the entries and the
 position are written in ONE MULTI/EXEC on one slot (Redis Cluster safe), and a reader
@@ -30,6 +31,7 @@ from typing import Any
 import redis as redis_lib
 
 import games
+from events import clocks
 from events.envelope import Envelope, canonical
 from events.projector import LoadedGame, apply, load
 from events.redis_store import DEFAULT_PARTITIONS, partition_of
@@ -51,6 +53,7 @@ class GameEntries:
     players: dict[str, dict[str, Any]] = field(default_factory=dict)  # player -> entry
     finished: dict[str, Any] | None = None  # None: still running
     ai_owed_since: int | None = None  # epoch ms since an AI seat owes a move (None: none)
+    deadline_ms: int | None = None  # the earliest clock deadline (None: no clock running)
 
 
 def lobby_order(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -111,6 +114,8 @@ def entries_for(game: LoadedGame, created_at: str, last_at: str) -> GameEntries:
             "open_seats": open_seats,
             "created_at": created_at,
         }
+    control = game.control
+    standing_in = game.meta.get("standing_in", {})
     players = {}
     for player, seats in players_of(game).items():
         if outcome is not None:
@@ -132,6 +137,11 @@ def entries_for(game: LoadedGame, created_at: str, last_at: str) -> GameEntries:
         if outcome is not None:
             entry["winner"] = outcome.get("winner")
             entry["reason"] = outcome.get("reason")
+        if control is not None:
+            own = [clocks.deadline_ms(game.meta, control, s) for s in seats if s not in standing_in]
+            own = [d for d in own if d is not None]
+            entry["deadline"] = clocks.iso(min(own)) if own and outcome is None else None
+            entry["timeouts"] = sum(game.meta["clock"][s]["timeouts"] for s in seats)
         players[player] = entry
     finished = None
     if outcome is not None:
@@ -145,7 +155,11 @@ def entries_for(game: LoadedGame, created_at: str, last_at: str) -> GameEntries:
         }
     owed = outcome is None and any(game.seats.get(s, "").startswith("ai:") for s in pending)
     ai_owed_since = epoch_ms(last_at) if owed and last_at else None
-    return GameEntries(game.game_id, game.version, lobby, players, finished, ai_owed_since)
+    deadline = None
+    if outcome is None:
+        deadline = clocks.next_deadline(game.meta, control, exempt=standing_in)
+    return GameEntries(game.game_id, game.version, lobby, players, finished, ai_owed_since,
+                       deadline)  # fmt: skip
 
 
 def entries_from_envelopes(
@@ -191,6 +205,10 @@ class Keys:
     @property
     def ai_owed(self) -> str:
         return f"{self.tag}:ai_owed"
+
+    @property
+    def deadlines(self) -> str:
+        return f"{self.tag}:deadlines"
 
     def player(self, player: str) -> str:
         return f"{self.tag}:player:{player}"
@@ -264,6 +282,10 @@ class ReadModels:
                         pipe.zrem(k.ai_owed, game_id)
                     else:
                         pipe.zadd(k.ai_owed, {game_id: entries.ai_owed_since})
+                    if entries.deadline_ms is None:
+                        pipe.zrem(k.deadlines, game_id)
+                    else:
+                        pipe.zadd(k.deadlines, {game_id: entries.deadline_ms})
                     pipe.hset(k.pos, game_id, entries.version)
                     pipe.execute()
                     return True
@@ -336,6 +358,14 @@ class ReadModels:
         """Games in which an AI seat has owed a move since before ``cutoff_ms`` (epoch
         ms), longest waiting first: the moves whose task was lost, for the sweep."""
         found = self._all(lambda k: k.ai_owed, "zrangebyscore", "-inf", cutoff_ms, 0, limit,
+                          True)  # fmt: skip
+        ranked = sorted((score, member.decode()) for rows in found for member, score in rows)
+        return [game_id for _, game_id in ranked[:limit]]
+
+    def deadlines_before(self, now_ms: int, limit: int = 1000) -> list[str]:
+        """Games in which a seat's clock ran out by ``now_ms`` (epoch ms), earliest first:
+        the deadline index beat sweeps (no long-delayed task per move)."""
+        found = self._all(lambda k: k.deadlines, "zrangebyscore", "-inf", now_ms, 0, limit,
                           True)  # fmt: skip
         ranked = sorted((score, member.decode()) for rows in found for member, score in rows)
         return [game_id for _, game_id in ranked[:limit]]

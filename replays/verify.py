@@ -24,6 +24,14 @@ The checks run in order and stop at the first divergence:
    seq)``; holding the original replay, one can re-derive it with the AI's
    ``determinize`` from that seat's view at the step ``from`` names.)
 
+4. ``clocks``: what happened off the board is checked against the game as folded so far
+   and the times the stream records: a ``clock_expired`` only at or after the seat's
+   deadline (its turn's start, the move's time, its bank and its vacations, as
+   ``events.clocks`` counts them), with the action the game was created with, and a
+   forfeit followed by ``game_decided`` for the other seat; vacation only within the
+   allowance; a draw answered only when the other seat offered it, an accepted one
+   followed by ``game_decided`` as a draw.
+
 A divergence names the ``step`` (the event's seq; 0 is the header line), the ``field`` (a
 dotted path: ``hash``, ``prev``, ``payload.cards.1``, ``header.result`` …), what was
 ``expected`` and what was ``found``, and a sentence. A broken hash cannot say what was
@@ -39,14 +47,18 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import games
+from events import clocks
 from events.codec import EventRejected
 from events.envelope import GENESIS, SYSTEM, Envelope, canonical, chain_hash
 from events.fairness import commitment, rng_for
+from events.projector import LoadedGame, apply
 from events.schemas import SYSTEM_FIELDS
 from replays.codec import codec, upcast_all
 from replays.record import DERIVED_FIELDS, Record, declared_of, result_of
 
 ABSENT = None  # what ``found`` / ``expected`` say for a value that is not there
+# Events written off the board, checked against the folded turns, clocks and offers.
+OFF_BOARD = ("vacation_taken", "clock_expired", "draw_offered", "draw_declined", "draw_accepted")
 
 
 @dataclass(frozen=True)
@@ -334,11 +346,12 @@ class _Rerun:
         seats = self.events[0].payload.get("seats") or {}
         options = self.events[0].payload.get("options") or {}
         state, joined, dealt = rules.initial(), set(), False
+        self.decided: dict[str, Any] | None = None
         i = 0
         while i < self.n:
             env = self.events[i]
             seq = env.seq
-            over = dealt and rules.outcome(state) is not None
+            over = self.decided is not None or (dealt and rules.outcome(state) is not None)
             self.check_schema(env)
             if env.type == "seed_revealed":
                 if not over or i != self.n - 1:
@@ -435,16 +448,96 @@ class _Rerun:
                           f"Event {seq} hands the seat {seat!r} to the AI, but only its own "
                           "player may.")  # fmt: skip
                 i += 1
+            elif env.type in OFF_BOARD:
+                if not dealt:
+                    _fail("rules", seq, "type", ABSENT, env.type,
+                          f"Event {seq} ({env.type}) comes before the game started.")  # fmt: skip
+                i = self.off_board(i)
             else:
                 _fail("rules", seq, "type", ABSENT, env.type,
                       f"Event {seq} ({env.type}) was caused by no command: every event of "
                       "the game follows the deal or a command.")  # fmt: skip
         return state
 
+    def game_before(self, i: int) -> LoadedGame:
+        """The game as the projector folds the first ``i`` events (its turns and clocks)."""
+        return apply(LoadedGame(self.key, self.rules, state=self.rules.initial()),
+                     self.events[:i])  # fmt: skip
 
-def _outcome(record: Record, rules: Any, state: Any) -> None:
+    def off_board(self, i: int) -> int:
+        """Check a vacation, a draw offer or answer, or a clock that ran out, against the
+        game folded so far and the times the stream itself records; the index after."""
+        env = self.events[i]
+        seq, payload = env.seq, env.payload
+        seat = payload.get("seat")
+        game = self.game_before(i)
+        control = game.control
+        if env.type == "clock_expired":
+            if env.actor != SYSTEM:
+                _fail("rules", seq, "actor", SYSTEM, env.actor,
+                      f"Event {seq} says a clock ran out, but names {env.actor} as its "
+                      "actor instead of the server.")  # fmt: skip
+            due = None if control is None else clocks.deadline_ms(game.meta, control, seat)
+            if due is None:
+                _fail("rules", seq, "payload.seat", "a seat on the clock", seat,
+                      f"Event {seq} says the {seat} seat's time ran out, but it had no "
+                      "clock running.")  # fmt: skip
+            if clocks.ms(env.at) < due:
+                _fail("clock", seq, "at", clocks.iso(due), env.at,
+                      f"Event {seq} says the {seat} seat's time ran out at {env.at}, "
+                      f"before its deadline {clocks.iso(due)}.")  # fmt: skip
+            if payload.get("action") != control.on_timeout:
+                _fail("rules", seq, "payload.action", control.on_timeout,
+                      payload.get("action"), f"Event {seq} does "
+                      f"{payload.get('action')!r} on timeout, but the game was created "
+                      f"with {control.on_timeout!r}.")  # fmt: skip
+            self.checked.add("clocks")
+            if control.on_timeout != clocks.FORFEIT:
+                return i + 1
+            winner = next(s for s in game.seats if s != seat)
+            return self.decision(i + 1, env, {"winner": winner, "reason": "time"})
+        if env.actor != seat or seat not in game.joined:
+            _fail("rules", seq, "actor", seat, env.actor,
+                  f"Event {seq} ({env.type}) is the {seat} seat's, but names "
+                  f"{env.actor} as its actor.")  # fmt: skip
+        offer = game.draw_offer
+        if env.type == "vacation_taken":
+            left = -1 if control is None else game.meta["clock"][seat]["vacation"]
+            days = payload.get("days")
+            if not isinstance(days, int) or days < 1 or days * clocks.DAY_MS > left:
+                _fail("rules", seq, "payload.days", "days of the allowance left", days,
+                      f"Event {seq} takes {days} vacation days, more than the {seat} "
+                      "seat had left.")  # fmt: skip
+        elif env.type == "draw_offered" and offer == seat:
+            _fail("rules", seq, "type", ABSENT, env.type,
+                  f"Event {seq} offers a draw the {seat} seat had offered already.")  # fmt: skip
+        elif env.type in ("draw_declined", "draw_accepted") and offer in (None, seat):
+            _fail("rules", seq, "type", ABSENT, env.type,
+                  f"Event {seq} answers a draw nobody offered to the {seat} seat.")  # fmt: skip
+        if env.type == "draw_accepted":
+            return self.decision(i + 1, env, {"winner": None, "reason": "agreement"})
+        return i + 1
+
+    def decision(self, j: int, cause: Envelope, decided: dict[str, Any]) -> int:
+        """The ``game_decided`` that must follow ``cause`` at index ``j``."""
+        env = self.events[j] if j < self.n else None
+        if env is None or env.type != "game_decided":
+            _fail("rules", j + 1, "type", "game_decided", None if env is None else env.type,
+                  f"Event {cause.seq} ends the game, but no game_decided follows it.")  # fmt: skip
+        found = {"winner": env.payload.get("winner"), "reason": env.payload.get("reason")}
+        diff = first_difference(decided, found, "payload")
+        if diff or env.actor != cause.actor or env.at != cause.at:
+            path, want, got = diff or ("actor", cause.actor, env.actor)
+            _fail("rules", env.seq, path, want, got,
+                  f"Event {env.seq} ends the game otherwise than event {cause.seq} "
+                  f"decided: {_show(decided)}.")  # fmt: skip
+        self.decided = decided
+        return j + 1
+
+
+def _outcome(record: Record, rules: Any, state: Any, decided: Any = None) -> None:
     n = len(record.events)
-    outcome = rules.outcome(state)
+    outcome = decided or rules.outcome(state)
     if outcome is None:
         _fail("outcome", n, "outcome", "the end of the game", ABSENT,
               "Re-running the rules, the game has not ended by the last event.")  # fmt: skip
@@ -491,14 +584,14 @@ def _audit(record: Record, registry: Mapping[str, Any] | None, passed: list[str]
     nonces = last.get("nonces") if isinstance(last.get("nonces"), dict) else {}
     rerun = _Rerun(record, rules, str(last.get("seed")), nonces)
     state = rerun.run()
-    passed += [c for c in ("deal", "position", "commands") if c in rerun.checked]
+    passed += [c for c in ("deal", "position", "commands", "clocks") if c in rerun.checked]
     if rerun.continued:
         origin = record.events[0].payload.get("from") or {}
         notes.append(f"This game continues replay {origin.get('replay')!r} from its step "
                      f"{origin.get('step')} as {origin.get('seat')}: its record starts from "
                      "the position it declares (position_set), and the audit checks "
                      "everything after it.")  # fmt: skip
-    _outcome(record, rules, state)
+    _outcome(record, rules, state, rerun.decided)
     passed.append("outcome")
 
 

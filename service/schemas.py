@@ -19,6 +19,19 @@ class CreateGame(Schema):
     rated = fields.Boolean(
         load_default=False, metadata={"description": "rated games give no hints"}
     )
+    clock = fields.Dict(
+        keys=fields.String(),
+        load_default=None,
+        allow_none=True,
+        metadata={
+            "description": "a time control, or none: per_move_seconds (60 s to 30 days), "
+            "bank_seconds (a time bank that never refills), vacation_days (days each "
+            'player may stop their clock), on_timeout ("forfeit", or "ai:<level>": the '
+            "computer plays that decision)",
+            "example": {"per_move_seconds": 86400, "bank_seconds": 172800,
+                        "vacation_days": 7, "on_timeout": "forfeit"},
+        },
+    )  # fmt: skip
 
 
 class SeatLink(Schema):
@@ -62,6 +75,27 @@ class Submitted(Schema):
 class SeatState(Schema):
     kind = fields.String()
     joined = fields.Boolean()
+    player = fields.String(allow_none=True, metadata={"description": "who took it (public id)"})
+
+
+class SeatClock(Schema):
+    running = fields.Boolean(metadata={"description": "the seat owes a decision"})
+    deadline = fields.String(allow_none=True, metadata={"description": "UTC; when it runs out"})
+    turn_started = fields.String(metadata={"description": "UTC; when the decision began"})
+    bank_ms = fields.Integer(metadata={"description": "time bank left"})
+    vacation_days_left = fields.Integer()
+    vacation_ms_left = fields.Integer()
+    away_until = fields.String(allow_none=True, metadata={"description": "latest vacation end"})
+    timeouts = fields.Integer(metadata={"description": "times this seat ran out of time"})
+    standing_in = fields.String(
+        allow_none=True, metadata={"description": "the AI playing this decision after a timeout"}
+    )
+
+
+class Clock(Schema):
+    control = fields.Dict(metadata={"description": "the time control the game was made with"})
+    seats = fields.Dict(keys=fields.String(), values=fields.Nested(SeatClock))
+    now = fields.String(metadata={"description": "the server's time, to count down from"})
 
 
 class GameView(Schema):
@@ -74,6 +108,24 @@ class GameView(Schema):
     outcome = fields.Dict(allow_none=True)
     view = fields.Dict(allow_none=True)
     rated = fields.Boolean(metadata={"description": "rated games give no hints"})
+    clock = fields.Nested(Clock, allow_none=True, metadata={"description": "none: no clock"})
+    draw_offer = fields.String(allow_none=True, metadata={"description": "who offered a draw"})
+    created = fields.Dict(metadata={"description": "options, rematch_of, seek"})
+
+
+class Draw(Schema):
+    action = fields.String(
+        required=True,
+        validate=validate.OneOf(["offer", "accept", "decline"]),
+        metadata={"description": "offer a draw, or answer the one offered to you"},
+    )
+
+
+class Vacation(Schema):
+    days = fields.Integer(
+        required=True, strict=True, validate=validate.Range(min=1, max=60),
+        metadata={"description": "whole days; your clock in this game stops for that long"},
+    )  # fmt: skip
 
 
 class EventsQuery(Schema):

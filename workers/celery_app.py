@@ -32,6 +32,8 @@ ARCHIVE_GAME = "bingfa.archive_game"  # a finished game's record into the replay
 SWEEP_UNARCHIVED = "bingfa.sweep_unarchived"  # archive tasks that were lost
 ANALYSE_REPLAY = "bingfa.analyse_replay"  # a replay's analysis (workers.analysis)
 SWEEP_EVERY = 30.0  # seconds between beat's sweeps for AI moves whose task was lost
+SWEEP_DEADLINES = "bingfa.sweep_deadlines"  # clocks that ran out: forfeit or AI stand-in
+DEADLINE_SWEEP_EVERY = 15.0  # seconds: how late past its deadline a timeout is enforced
 
 DEFAULT_BROKER = "redis://127.0.0.1:6379/0"
 DEFAULT_VISIBILITY_TIMEOUT = 60
@@ -82,6 +84,7 @@ def make_celery(config: Mapping[str, Any] | None = None) -> Celery:
         task_routes={
             PLAY_AI_MOVE: {"queue": AI_QUEUE},
             SWEEP_AI_MOVES: {"queue": AI_QUEUE},
+            SWEEP_DEADLINES: {"queue": AI_QUEUE},
             ARCHIVE_GAME: {"queue": ANALYSIS_QUEUE},
             SWEEP_UNARCHIVED: {"queue": ANALYSIS_QUEUE},
             ANALYSE_REPLAY: {"queue": ANALYSIS_QUEUE},
@@ -91,6 +94,11 @@ def make_celery(config: Mapping[str, Any] | None = None) -> Celery:
                 "task": SWEEP_AI_MOVES,
                 "schedule": SWEEP_EVERY,
                 "options": {"expires": SWEEP_EVERY},  # a backlog of sweeps is one sweep
+            },
+            "sweep-deadlines": {
+                "task": SWEEP_DEADLINES,
+                "schedule": DEADLINE_SWEEP_EVERY,
+                "options": {"expires": DEADLINE_SWEEP_EVERY},
             },
             "sweep-unarchived": {
                 "task": SWEEP_UNARCHIVED,

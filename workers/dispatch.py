@@ -106,3 +106,17 @@ def sweep_unarchived(models: Any, replays: Any, now_ms: int, celery: Any = None)
     for game_id in missing:
         celery.send_task(ARCHIVE_GAME, args=(game_id,), queue=ANALYSIS_QUEUE)
     return missing
+
+
+def sweep_deadlines(bingfa: Any, models: Any, now_ms: int) -> list[tuple[str, str]]:
+    """Enforce every clock that has run out by ``now_ms``: the games the deadline index
+    (``ReadModels.deadlines_before``) names, each looked at again on its stream, where
+    ``Bingfa.expire`` forfeits the seat or lets an AI play its decision. Run by beat;
+    two sweeps at once write once (the append checks the version). Returns (game, seat)."""
+    enforced = []
+    for game_id in models.deadlines_before(now_ms):
+        try:
+            enforced += [(game_id, seat) for seat in bingfa.expire(game_id)]
+        except LookupError:  # gone since the read model was written
+            continue
+    return enforced

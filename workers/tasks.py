@@ -31,9 +31,10 @@ from workers.celery_app import (
     ARCHIVE_GAME,
     PLAY_AI_MOVE,
     SWEEP_AI_MOVES,
+    SWEEP_DEADLINES,
     SWEEP_UNARCHIVED,
 )
-from workers.dispatch import ai_level, sweep_owed_ai_moves, sweep_unarchived
+from workers.dispatch import ai_level, sweep_deadlines, sweep_owed_ai_moves, sweep_unarchived
 
 log = logging.getLogger(__name__)
 
@@ -102,6 +103,17 @@ def sweep_ai_moves(self) -> int:
     if queued:
         log.warning("AI moves queued again after their task was lost: %s", queued)
     return len(queued)
+
+
+@shared_task(name=SWEEP_DEADLINES, bind=True, ignore_result=True)
+def sweep_deadlines_task(self) -> int:
+    """Beat's sweep of the deadline index: clocks that ran out. How many were enforced."""
+    bingfa = bootstrap.bingfa(self.app)
+    models = ReadModels(bingfa.store.redis, bingfa.store.partitions)
+    enforced = sweep_deadlines(bingfa, models, bingfa.now_ms())
+    if enforced:
+        log.info("clocks ran out: %s", enforced)
+    return len(enforced)
 
 
 @shared_task(

@@ -10,6 +10,7 @@ from typing import Any
 from flask import Response, current_app, request, session, stream_with_context
 from flask_smorest import Blueprint
 
+from events import clocks
 from events.envelope import Envelope
 from events.schemas import SYSTEM_FIELDS
 from service import access, schemas
@@ -98,6 +99,7 @@ def create_game(body):
         body["seats"],
         access={seat: access.token_hash(t) for seat, t in tokens.items()},
         rated=body["rated"],
+        clock=body["clock"],
     )
     seats = {}
     for seat, kind in body["seats"].items():
@@ -127,18 +129,39 @@ def view(game_id):
     seat = caller_seat(game_id)
     game = bingfa().load(game_id)
     rules = game.rules
+    seats = {
+        s: {"kind": k, "joined": s in game.joined, "player": game.joined.get(s, {}).get("player")}
+        for s, k in game.seats.items()
+    }
     body = {
         "game_id": game_id,
         "game": rules.key,
         "version": game.version,
         "seat": seat,
-        "seats": {s: {"kind": k, "joined": s in game.joined} for s, k in game.seats.items()},
+        "seats": seats,
         "pending": game.pending,
         "outcome": game.outcome,
         "view": rules.view(game.state, seat) if game.dealt else None,
         "rated": game.rated,
+        "clock": clock_of(game),
+        "draw_offer": game.draw_offer,
+        "created": {k: v for k, v in game.created.items() if k in CREATED_SHOWN},
     }
     return body, 200, {"ETag": f'"{game.version}"'}
+
+
+CREATED_SHOWN = ("options", "clock", "rematch_of", "seek", "from")
+
+
+def clock_of(game) -> dict | None:
+    """The clocks as the page shows them (public: everyone sees both clocks)."""
+    control = game.control
+    if control is None:
+        return None
+    standing_in = game.meta.get("standing_in", {})
+    seats = {s: {**clocks.seat_clock(game.meta, control, s), "standing_in": standing_in.get(s)}
+             for s in game.created_seats}  # fmt: skip
+    return {"control": game.created["clock"], "seats": seats, "now": bingfa().now()}
 
 
 @blp.route("/<game_id>/commands", methods=["POST"])
@@ -179,6 +202,27 @@ def hand_to_ai(body, game_id):
     """Let the AI play your seat for the rest of the game (not in rated games)."""
     seat = acting_seat(game_id, "handing a seat to the AI needs its token: Authorization: Bearer")
     return {"version": bingfa().hand_to_ai(game_id, seat, body["level"])}
+
+
+@blp.route("/<game_id>/draw", methods=["POST"])
+@limit_writes
+@blp.arguments(schemas.Draw())
+@blp.response(200, schemas.Version)
+def draw(body, game_id):
+    """Offer a draw, or accept or decline the one your opponent offered. An offer stands
+    until it is answered or the next command is given."""
+    seat = acting_seat(game_id, "a draw is offered by a seat: Authorization: Bearer <token>")
+    return {"version": bingfa().draw(game_id, seat, body["action"])}
+
+
+@blp.route("/<game_id>/vacation", methods=["POST"])
+@limit_writes
+@blp.arguments(schemas.Vacation())
+@blp.response(200, schemas.Version)
+def vacation(body, game_id):
+    """Stop your clock in this game for some of the vacation days it was created with."""
+    seat = acting_seat(game_id, "vacation is taken by a seat: Authorization: Bearer <token>")
+    return {"version": bingfa().take_vacation(game_id, seat, body["days"])}
 
 
 @blp.route("/<game_id>/hint")

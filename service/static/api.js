@@ -159,4 +159,6 @@ export const REASONS = {
   last_event: "the last event card was triggered, with the winner ahead on the score track",
   draw: "the marker ended at the centre and both reserves were equal",
   forfeit: "the other player resigned",
+  time: "the other player ran out of time",
+  agreement: "both players agreed to a draw",
 };

@@ -130,10 +130,11 @@ export function renderOutcome(node, outcome, me) {
   if (!outcome) return;
   const [head, why] = outcomeText(outcome, me);
   const score = outcome.score === 0 ? "at the centre" : `${Math.abs(outcome.score)} toward ${outcome.score > 0 ? "Blue" : "Red"}`;
+  const offBoard = outcome.score === undefined; // ended by the clock or an agreed draw
   clear(node,
     el("h2", {}, head),
     el("p", { "data-reason": outcome.reason }, why),
-    el("p", { class: "muted" }, `Final marker ${score}; reserves: Blue ${outcome.reserve?.blue ?? "?"}, Red ${outcome.reserve?.red ?? "?"}.`),
+    offBoard ? null : el("p", { class: "muted" }, `Final marker ${score}; reserves: Blue ${outcome.reserve?.blue ?? "?"}, Red ${outcome.reserve?.red ?? "?"}.`),
     el("p", { class: "buttons" }, node.dataset.replay ? el("a", { href: node.dataset.replay, class: "button primary", "data-replay-link": "" }, "Watch the replay") : null,
       el("a", { href: "/" }, "Start a new game")));
 }

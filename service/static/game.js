@@ -4,6 +4,8 @@ import { cardNode, renderEventCard, renderOutcome, renderPlayers, renderProvince
 import { handNodes, placementKey, renderDecision, renderReinforce, slotFor, turnText } from "./decisions.js";
 import { hintText } from "./hint.js";
 import { describe } from "./log.js";
+import { renderClocks } from "./clock.js";
+import { showRematch } from "./rematch.js";
 
 const root = document.getElementById("game");
 const gameId = root.dataset.game;
@@ -20,6 +22,15 @@ let refreshing = null; // the refresh under way, so callers can wait for it
 let again = false;
 let sending = false;
 let hintFor = null; // the version the hint shown was given for
+let rematchShown = false;
+
+// Every call names the seat of the page: a browser without the seat's token (another
+// browser of the same player, after a recovery code) acts by its player id, and a player
+// who holds both seats says which one.
+function call(path, options = {}) {
+  const headers = { ...(seatOfPage ? { "X-Bingfa-Seat": seatOfPage } : {}), ...(options.headers || {}) };
+  return api(path, { token, ...options, headers });
+}
 
 function showError(message) {
   $("error").textContent = message || "";
@@ -34,14 +45,11 @@ function takeToken() {
   if (location.hash) history.replaceState(null, "", location.pathname + location.search);
   token = seatOfPage ? getToken(gameId, seatOfPage) : null;
   me = token ? seatOfPage : null;
-  if (seatOfPage && !token) {
-    showError(`This page is for the ${seatOfPage} seat, but this browser has no link for it. Open the invite link you were given; meanwhile you are watching.`);
-  }
 }
 
 async function takeSeat() {
   try {
-    game = await api(base, { token });
+    game = await call(base);
   } catch (e) {
     if (e.status !== 401) throw e;
     showError(`${e.message} You are watching instead.`);
@@ -49,9 +57,13 @@ async function takeSeat() {
     me = null;
     return;
   }
-  if (me && !game.seats[me]?.joined) {
+  if (!token && seatOfPage && game.seat === seatOfPage) me = seatOfPage; // by player id
+  if (seatOfPage && !me) {
+    showError(`This page is for the ${seatOfPage} seat, but this browser has no link for it. Open the invite link you were given (or carry your identity here with a recovery code from your profile); meanwhile you are watching.`);
+  }
+  if (me && token && !game.seats[me]?.joined) {
     const nonce = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
-    await api(`${base}/join`, { method: "POST", token, body: { nonce } });
+    await call(`${base}/join`, { method: "POST", body: { nonce } });
   }
 }
 
@@ -63,7 +75,7 @@ function refresh() {
     try {
       do {
         again = false;
-        game = await api(base, { token });
+        game = await call(base);
         await loadEvents();
         render();
         if (lastSeq > game.version) again = true; // moved on between the two requests
@@ -82,7 +94,7 @@ function refresh() {
 }
 
 async function loadEvents() {
-  const { events } = await api(`${base}/events?after=${lastSeq}`, { token });
+  const { events } = await call(`${base}/events?after=${lastSeq}`);
   const log = $("log");
   for (const event of events) {
     lastSeq = Math.max(lastSeq, event.seq);
@@ -119,7 +131,7 @@ async function send(command) {
   root.setAttribute("aria-busy", "true");
   showError("");
   try {
-    await api(`${base}/commands`, { method: "POST", token, body: { command }, headers: { "Idempotency-Key": newKey() } });
+    await call(`${base}/commands`, { method: "POST", body: { command }, headers: { "Idempotency-Key": newKey() } });
   } catch (e) {
     showError(e.message);
   } finally {
@@ -190,10 +202,54 @@ function render(focusKey) {
   if (hintFor !== null && hintFor !== game.version) { $("hint-text").hidden = true; hintFor = null; }
   $("handover-box").hidden = !(me && game.seats[me]?.kind === "human" && !game.rated && !game.outcome);
   if (!$("more").hidden) part("reinforce", [view.players[me]], () => renderReinforce($("reinforce-box"), ctx()));
+  part("clocks", [game.clock, game.outcome, me], () => renderClocks($("clocks"), game, me));
+  part("draw", [game.draw_offer, game.outcome, me], renderDraw);
+  part("vacation", [game.clock?.seats?.[me]?.vacation_days_left, game.outcome], renderVacation);
+  if (game.outcome && me && !rematchShown) {
+    rematchShown = true;
+    $("rematch-box").hidden = false;
+    showRematch($("rematch-box"), gameId, me);
+  }
   if (game.outcome && source) { source.close(); source = null; }
   const lost = !document.activeElement || document.activeElement === document.body;
   const focus = focusKey ?? (lost ? focused : null);
   if (focus) document.querySelector(`[data-focus="${CSS.escape(focus)}"]`)?.focus();
+}
+
+// A draw offered to me asks for an answer in plain sight; my own offer waits for one.
+function renderDraw() {
+  const box = $("draw-offer");
+  const offer = game.draw_offer;
+  box.hidden = !(me && offer && !game.outcome);
+  $("offer-draw").disabled = !!offer;
+  $("offer-draw").textContent = offer === me ? "Draw offered" : "Offer a draw";
+  if (box.hidden) return;
+  if (offer === me) {
+    clear(box, el("p", {}, "You offered a draw. It stands until your opponent answers or the game moves on."));
+    return;
+  }
+  const answer = (action) => drawAction(action);
+  clear(box, el("p", {}, `${cap(offer)} offers a draw.`),
+    el("p", { class: "buttons" },
+      el("button", { type: "button", class: "primary", id: "accept-draw", onclick: () => answer("accept") }, "Accept the draw"),
+      el("button", { type: "button", id: "decline-draw", onclick: () => answer("decline") }, "Decline")));
+}
+
+async function drawAction(action) {
+  showError("");
+  try {
+    await call(`${base}/draw`, { method: "POST", body: { action } });
+  } catch (e) {
+    showError(e.message);
+  }
+  await refresh();
+}
+
+function renderVacation() {
+  const left = game.clock?.seats?.[me]?.vacation_days_left || 0;
+  $("vacation-box").hidden = !(me && !game.outcome && left > 0);
+  const options = Array.from({ length: left }, (_, i) => el("option", { value: i + 1 }, `${i + 1} day${i ? "s" : ""}`));
+  clear($("vacation-days"), options);
 }
 
 // Once the game is over the API shows every hand; show them too.
@@ -212,10 +268,22 @@ document.addEventListener("keydown", (event) => {
 $("resign").addEventListener("click", () => {
   if (window.confirm("Resign this game? Your opponent wins.")) send({ type: "resign" });
 });
+$("offer-draw").addEventListener("click", () => drawAction("offer"));
+$("vacation").addEventListener("click", async () => {
+  const days = Number($("vacation-days").value);
+  if (!window.confirm(`Stop your clock in this game for ${days} day${days === 1 ? "" : "s"}? The days are spent even if you come back sooner.`)) return;
+  showError("");
+  try {
+    await call(`${base}/vacation`, { method: "POST", body: { days } });
+  } catch (e) {
+    showError(e.message);
+  }
+  await refresh();
+});
 $("hint").addEventListener("click", async () => {
   showError("");
   try {
-    const hint = await api(`${base}/hint`, { token });
+    const hint = await call(`${base}/hint`);
     hintFor = hint.version;
     $("hint-text").textContent = `Hint (${hint.level}): ${hintText(hint.command)}`;
     $("hint-text").hidden = false;
@@ -228,7 +296,7 @@ $("handover").addEventListener("click", async () => {
   if (!window.confirm(`Let the computer (${level}) play the rest of this game for you? You cannot take the seat back.`)) return;
   showError("");
   try {
-    await api(`${base}/ai`, { method: "POST", token, body: { level } });
+    await call(`${base}/ai`, { method: "POST", body: { level } });
   } catch (e) {
     showError(e.message);
   }

@@ -11,8 +11,28 @@ function mode() {
 
 function showMode() {
   const m = mode();
-  document.getElementById("level").disabled = m === "friend";
-  document.getElementById("colour").disabled = m === "watch";
+  const $ = (id) => document.getElementById(id);
+  $("level").disabled = m === "friend";
+  $("colour").disabled = m === "watch";
+  $("rated").disabled = m !== "friend"; // games against the computer are not rated
+  if (m !== "friend") $("rated").checked = false;
+  const timed = !!$("per-move").value;
+  for (const row of form.querySelectorAll(".clock-only")) row.hidden = !timed;
+  $("clock-fields").hidden = m === "watch";
+  $("on-timeout").disabled = $("rated").checked; // rated: running out of time loses
+  if ($("rated").checked) $("on-timeout").value = "forfeit";
+}
+
+// The time control chosen, as the API takes it (null: no clock).
+function clockChosen() {
+  const $ = (id) => document.getElementById(id);
+  if (mode() === "watch" || !$("per-move").value) return null;
+  return {
+    per_move_seconds: Number($("per-move").value),
+    bank_seconds: Number($("bank").value),
+    vacation_days: Number($("vacation").value),
+    on_timeout: $("on-timeout").value,
+  };
 }
 
 function showError(message) {
@@ -31,6 +51,8 @@ async function create(event) {
     game: "sun-tzu",
     options: { variant: document.getElementById("variant").value, events: document.getElementById("events").checked },
     seats,
+    rated: document.getElementById("rated").checked,
+    clock: clockChosen(),
   };
   const button = document.getElementById("create");
   button.disabled = true;

@@ -81,6 +81,14 @@ export function describe(event, me) {
     case "reinforced": return `${who(p.seat, me)} discarded a ${cardName(p.card)}: 1 army from the set-aside pool to the reserve.`;
     case "game_ended": return `Game over: ${outcomeText(p, me).join(". ")}`;
     case "seed_revealed": return "The game's secret seed is revealed: every shuffle can now be checked.";
+    case "vacation_taken": return `${who(p.seat, me)} took ${p.days} vacation day${p.days === 1 ? "" : "s"}: that clock stops meanwhile.`;
+    case "clock_expired": return p.action === "forfeit"
+      ? `${who(p.seat, me)} ran out of time.`
+      : `${who(p.seat, me)} ran out of time: the computer (${p.action.slice(3)}) makes this decision.`;
+    case "draw_offered": return `${who(p.seat, me)} offered a draw.`;
+    case "draw_declined": return `${who(p.seat, me)} declined the draw.`;
+    case "draw_accepted": return `${who(p.seat, me)} accepted the draw.`;
+    case "game_decided": return `Game over: ${outcomeText(p, me).join(". ")}`;
     default: return null;
   }
 }

@@ -1,0 +1,86 @@
+// The rematch of a finished game, for the outcome panel of the game page:
+// showRematch(container, gameId, seat) offers it (or accepts the opponent's offer), shows
+// "waiting for your opponent", and goes to the new game once it exists (polling the API).
+import { api, clear, el, getToken, other, setToken } from "./api.js";
+
+const POLL_MS = 3000;
+
+// The token of the seat this browser gets in the rematch: given when it asks, kept until
+// the new game exists (the other seat may accept much later).
+const keyOf = (gameId) => `bingfa:${gameId}:rematch:token`;
+function kept(gameId) {
+  try { return localStorage.getItem(keyOf(gameId)); } catch { return null; }
+}
+function keep(gameId, token) {
+  try { localStorage.setItem(keyOf(gameId), token); } catch { /* private mode */ }
+}
+
+function nonce() {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export function showRematch(container, gameId, seat) {
+  if (!container || !seat) return null; // spectators have no rematch to ask for
+  const base = `/api/games/${encodeURIComponent(gameId)}/rematch`;
+  const token = getToken(gameId, seat) || undefined; // else the browser's player id acts
+  const button = el("button", { type: "button", class: "primary", id: "rematch" }, "Rematch");
+  const status = el("p", { id: "rematch-status", role: "status" });
+  const box = el("div", { class: "rematch", "data-rematch": "none" }, button, status);
+  container.append(box);
+  let timer = null;
+  let gone = false;
+
+  function go(answer) {
+    const mine = answer.token || kept(gameId);
+    if (mine && !getToken(answer.game_id, answer.seat)) setToken(answer.game_id, answer.seat, mine);
+    gone = true;
+    clearTimeout(timer);
+    location.assign(`/g/${encodeURIComponent(answer.game_id)}/${encodeURIComponent(answer.seat)}`);
+  }
+
+  function show(answer) {
+    box.dataset.rematch = answer.game_id ? "made" : answer.offered_by ? (answer.offered_by === seat ? "offered" : "asked") : "none";
+    if (answer.game_id) {
+      button.hidden = true;
+      clear(status, "The rematch has started: ",
+        el("a", { href: `/g/${encodeURIComponent(answer.game_id)}/${encodeURIComponent(answer.seat)}` }, "go to the new game"), ".");
+    } else if (answer.offered_by === seat) {
+      button.hidden = true;
+      clear(status, "Rematch offered: waiting for your opponent…");
+    } else if (answer.offered_by === other(seat)) {
+      button.hidden = false;
+      button.textContent = "Accept the rematch";
+      clear(status, "Your opponent asks for a rematch, with the colours swapped.");
+    } else {
+      button.hidden = false;
+      clear(status);
+    }
+  }
+
+  async function poll() {
+    if (gone || !box.isConnected) return;
+    try {
+      const answer = { ...(await api(base, { token })), seat: other(seat) };
+      if (answer.game_id && kept(gameId)) return go(answer); // this browser asked for it
+      show(answer);
+    } catch { /* a missed poll is retried */ }
+    timer = setTimeout(poll, POLL_MS);
+  }
+
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    try {
+      const answer = { ...(await api(base, { method: "POST", token, body: { nonce: nonce() } })), seat: other(seat) };
+      if (answer.token) keep(gameId, answer.token);
+      if (answer.game_id) return go(answer);
+      show(answer);
+    } catch (e) {
+      clear(status, e.message);
+    } finally {
+      button.disabled = false;
+    }
+  });
+
+  poll();
+  return box;
+}

@@ -1,0 +1,156 @@
+"""A week of correspondence play, as two new users would live it in two browsers.
+
+The server runs on an injected clock that the test moves forward a day at a time, and
+the deadline sweep beat would run every few seconds is run by the test after each step
+(the sweep itself is tested with beat's task on a real Redis in tests/workers). Everything
+the players do, they do through the pages.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import re
+import threading
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from browser_play import answer, kind, over, until
+from conftest import AiSeats
+from werkzeug.serving import make_server
+
+from events.store import InMemoryEventStore
+from service import create_app
+from workers.dispatch import sweep_deadlines
+
+DAY = timedelta(days=1)
+
+
+class Clock:
+    """The server's time; the test moves it (thread-safe enough: one writer)."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2026, 12, 7, 8, 0, tzinfo=UTC)  # a Monday morning
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+class Week:
+    def __init__(self, app, url, clock) -> None:
+        self.app, self.url, self.clock = app, url, clock
+
+    @property
+    def bingfa(self):
+        return self.app.extensions["bingfa"]
+
+    def later(self, delta: timedelta) -> list:
+        """Time passes; beat's deadline sweep runs."""
+        self.clock.now += delta
+        return sweep_deadlines(self.bingfa, self.app.extensions["queries"], self.bingfa.now_ms())
+
+
+@pytest.fixture
+def week():
+    clock, ai = Clock(), AiSeats()
+    app = create_app({"STORE": InMemoryEventStore(), "TESTING": True, "CLOCK": clock,
+                      "SSE_SECONDS": 5, "SSE_POLL": 0.1, "ON_APPENDED": ai})  # fmt: skip
+    ai.bingfa = app.extensions["bingfa"]
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)
+    http = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=http.serve_forever, name="http", daemon=True)
+    thread.start()
+    try:
+        yield Week(app, f"http://127.0.0.1:{http.server_port}", clock)
+    finally:
+        http.shutdown()
+        ai.stop()
+    assert not ai.errors, ai.errors
+
+
+def create_timed_game(page, url, per_move="86400", on_timeout="forfeit", rated=False) -> str:
+    page.goto(url + "/")
+    page.check("input[name=mode][value=friend]")
+    page.select_option("#per-move", per_move)
+    page.select_option("#vacation", "3")
+    if rated:
+        page.check("#rated")
+    else:
+        page.select_option("#on-timeout", on_timeout)
+    page.click("#create")
+    link = until(lambda: page.input_value("#invite-link"), 20, "the invite link")
+    page.click("#go-to-game")
+    page.wait_for_url(re.compile(r"/g/\w+/blue$"))
+    return link
+
+
+def clock_line(page, seat) -> str:
+    return page.inner_text(f"#clocks li[data-seat={seat}]")
+
+
+def test_a_week_of_play_with_clocks_vacation_a_draw_offer_and_a_timeout(week, watch, shot):
+    alice = watch().page
+    link = create_timed_game(alice, week.url)
+    bob = watch().page
+    bob.goto(link)
+    game_id = bob.get_attribute("#game", "data-game")
+    until(lambda: kind(alice) == "choose_warlord" and kind(bob) == "choose_warlord", 20,
+          "both pages to ask for a Warlord")  # fmt: skip
+    # Monday: both clocks show a day to go, and what happens when one runs out.
+    until(lambda: alice.locator("#clocks").is_visible(), 20, "the clocks")
+    assert "1 day per decision" in alice.inner_text("#clocks")
+    assert "running out of time loses the game" in alice.inner_text("#clocks")
+    assert re.search(r"(23 h|1 day) .*left", clock_line(bob, "blue")), clock_line(bob, "blue")
+    shot(alice, "monday")
+
+    rng = random.Random(11)
+    answer(alice, rng)
+    answer(bob, rng)  # Monday 8:00: both have their Warlord; both owe a placement by Tuesday
+    # Monday evening: Bob takes two days of vacation from the page.
+    week.later(timedelta(hours=10))
+    bob.click("#more summary")
+    bob.select_option("#vacation-days", "2")
+    bob.once("dialog", lambda dialog: dialog.accept())
+    bob.click("#vacation")
+    until(lambda: "on vacation until" in clock_line(alice, "red"), 20, "alice to see it")
+    week.later(timedelta(hours=2))
+    answer(alice, rng)  # Alice places; now she waits for Bob
+    # Tuesday: Alice offers a draw; Bob declines it.
+    week.later(DAY)
+    alice.click("#more summary")
+    alice.click("#offer-draw")
+    until(lambda: bob.locator("#accept-draw").is_visible(), 20, "bob to be offered a draw")
+    assert "Blue offers a draw" in bob.inner_text("#draw-offer")
+    shot(bob, "draw-offered")
+    bob.click("#decline-draw")
+    until(lambda: "declined the draw" in alice.inner_text("#log"), 20, "alice to see no")
+    waiting = week.bingfa.load(game_id)
+    assert set(waiting.pending) == {"red"} and waiting.outcome is None
+    # Bob never comes back. His day started Monday 8:00 and his vacation adds two days.
+    assert week.later(DAY) == []  # Wednesday evening: still within his time
+    assert week.later(timedelta(hours=12)) == [(game_id, "red")]  # Thursday 8:00: out
+    until(lambda: over(alice) and over(bob), 20, "both pages to show the end")
+    assert "You win" in alice.inner_text("#outcome")
+    assert "ran out of time" in alice.inner_text("#outcome")
+    assert "Red ran out of time" in alice.inner_text("#log")
+    assert "ran out of time 1×" in clock_line(alice, "red")
+    shot(alice, "saturday")
+    assert week.later(DAY) == []  # Sunday: nothing more happens
+
+
+def test_an_ai_stands_in_for_one_decision_when_the_time_runs_out(week, watch):
+    alice = watch().page
+    link = create_timed_game(alice, week.url, per_move="3600", on_timeout="ai:medium")
+    bob = watch().page
+    bob.goto(link)
+    game_id = bob.get_attribute("#game", "data-game")
+    until(lambda: kind(alice) == "choose_warlord", 20, "alice's Warlord choice")
+    answer(alice, random.Random(2))
+    assert week.later(timedelta(hours=1, minutes=1)) == [(game_id, "red")]
+    # The test's AI seats play the stand-in's decision; then it is Bob's own again.
+    until(lambda: "red" not in week.bingfa.load(game_id).meta.get("standing_in", {}), 20,
+          "the stand-in to move")  # fmt: skip
+    until(lambda: kind(bob), 20, "bob's next decision")
+    assert "the computer (medium) makes this decision" in bob.inner_text("#log")
+    assert week.bingfa.load(game_id).seats["red"] == "human"
+    assert not over(bob)

@@ -1,0 +1,249 @@
+"""Player profiles, Flask-free: a display name for a browser's player id, and a recovery
+code that carries that identity to another browser.
+
+A player id is the browser's identity (``session["player"]``, see
+``service.api.games.player_id``). It is public (it is in the games' ``seat_joined``
+events); the recovery code is a secret: shown once, only its sha256 is stored, and making
+a new one invalidates the old. Recovering gives the id back, and the API puts it in the
+new browser's session; the old browser keeps working too.
+
+Names are 2 to 24 letters, digits, spaces, ``_`` or ``-`` (any script: 孙子 is a name),
+unique without regard to case, and can be changed. A player without one is shown by a
+short anonymous label ("Player 3fa2"), which nobody can take as a name.
+
+Profiles are not a read model: they are not in any stream, so ``bingfa rebuild`` leaves
+them alone. In Redis they live under ONE hash tag, each change one Lua script (atomic,
+Redis Cluster safe):
+
+    pf:{profiles}:names     hash  the name folded for comparison -> player
+    pf:{profiles}:name      hash  player -> the name as they wrote it
+    pf:{profiles}:folded    hash  player -> their name's folded form (to free it)
+    pf:{profiles}:codes     hash  sha256 of a recovery code -> player
+    pf:{profiles}:code      hash  player -> the sha256 of their recovery code
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+import threading
+import unicodedata
+from collections.abc import Iterable
+from typing import Any, Protocol
+
+NAME_MIN, NAME_MAX = 2, 24
+_NAME = re.compile(r"[\w \-]+")  # \w: letters and digits of any script, and _
+_ANONYMOUS = re.compile(r"player [0-9a-f]{4}")
+CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford's base 32: no I, L, O, U
+CODE_GROUPS, CODE_GROUP = 4, 4  # XXXX-XXXX-XXXX-XXXX: 80 random bits
+_CODE_LOOKALIKES = str.maketrans({"O": "0", "I": "1", "L": "1"})
+
+
+class NameRefused(ValueError):
+    """Not a name we accept (the sentence says why)."""
+
+
+class NameTaken(Exception):
+    """Someone else has that name."""
+
+
+class WrongCode(Exception):
+    """No identity has this recovery code (the same for every wrong code)."""
+
+
+class MalformedCode(ValueError):
+    """Not the shape of a recovery code at all."""
+
+
+# -- pure: names and codes --------------------------------------------------------------
+def clean_name(raw: Any) -> str:
+    """The name as stored: Unicode-normalised (NFKC), trimmed, inner spaces collapsed.
+    Raises NameRefused with a sentence for the player."""
+    if not isinstance(raw, str):
+        raise NameRefused("a name is text")
+    name = " ".join(unicodedata.normalize("NFKC", raw).split())
+    if not NAME_MIN <= len(name) <= NAME_MAX:
+        raise NameRefused(f"a name has {NAME_MIN} to {NAME_MAX} characters")
+    if not _NAME.fullmatch(name):
+        raise NameRefused("a name has only letters, digits, spaces, _ and -")
+    if _ANONYMOUS.fullmatch(name.casefold()):
+        raise NameRefused(f'"{name}" looks like the label of a player without a name')
+    return name
+
+
+def folded(name: str) -> str:
+    """The form two names are compared in: "Sun Tzu" and "sun tzu" are the same name."""
+    return name.casefold()
+
+
+def anonymous_label(player: str) -> str:
+    """A short label for a player without a name, the same every time for that id."""
+    return "Player " + hashlib.sha256(player.encode()).hexdigest()[:4]
+
+
+def new_code() -> str:
+    """A recovery code, ``XXXX-XXXX-XXXX-XXXX``, from the operating system's CSPRNG."""
+    groups = ["".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_GROUP))
+              for _ in range(CODE_GROUPS)]  # fmt: skip
+    return "-".join(groups)
+
+
+def code_hash(raw: Any) -> str:
+    """The sha256 of a code as a person may type it: any case, with or without dashes
+    and spaces, O for 0 and I or L for 1. Raises MalformedCode when it cannot be one."""
+    if not isinstance(raw, str):
+        raise MalformedCode("a recovery code is text")
+    code = re.sub(r"[\s\-]", "", raw).upper().translate(_CODE_LOOKALIKES)
+    if len(code) != CODE_GROUPS * CODE_GROUP or any(c not in CODE_ALPHABET for c in code):
+        raise MalformedCode("a recovery code is 16 letters and digits in four groups, like "
+                            "7K2M-9QXA-B4TR-WZ3H")  # fmt: skip
+    return hashlib.sha256(code.encode()).hexdigest()
+
+
+# -- the stores -------------------------------------------------------------------------
+class ProfileStore(Protocol):
+    def name_of(self, player: str) -> str | None: ...
+
+    def names_of(self, players: Iterable[str]) -> dict[str, str | None]: ...
+
+    def set_name(self, player: str, name: str) -> str:
+        """Give ``player`` the (checked) name; raises NameRefused, NameTaken."""
+        ...
+
+    def has_recovery(self, player: str) -> bool: ...
+
+    def new_recovery(self, player: str) -> str:
+        """A new recovery code for ``player`` (the old one stops working), shown once."""
+        ...
+
+    def recover(self, code: str) -> str:
+        """The player whose recovery code this is; raises WrongCode, MalformedCode."""
+        ...
+
+
+class MemoryProfiles:
+    """Profiles in this process (the in-memory store's companion, for tests)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._owners: dict[str, str] = {}  # folded name -> player
+        self._names: dict[str, str] = {}  # player -> name
+        self._codes: dict[str, str] = {}  # code hash -> player
+        self._code_of: dict[str, str] = {}  # player -> code hash
+
+    def name_of(self, player: str) -> str | None:
+        return self._names.get(player)
+
+    def names_of(self, players: Iterable[str]) -> dict[str, str | None]:
+        return {p: self._names.get(p) for p in players}
+
+    def set_name(self, player: str, name: str) -> str:
+        name = clean_name(name)
+        key = folded(name)
+        with self._lock:
+            owner = self._owners.get(key)
+            if owner is not None and owner != player:
+                raise NameTaken(f'the name "{name}" is taken; choose another')
+            old = self._names.get(player)
+            if old is not None and folded(old) != key:
+                del self._owners[folded(old)]
+            self._owners[key] = player
+            self._names[player] = name
+        return name
+
+    def has_recovery(self, player: str) -> bool:
+        return player in self._code_of
+
+    def new_recovery(self, player: str) -> str:
+        code = new_code()
+        digest = code_hash(code)
+        with self._lock:
+            old = self._code_of.get(player)
+            if old is not None:
+                del self._codes[old]
+            self._codes[digest] = player
+            self._code_of[player] = digest
+        return code
+
+    def recover(self, code: str) -> str:
+        player = self._codes.get(code_hash(code))
+        if player is None:
+            raise WrongCode(WRONG_CODE)
+        return player
+
+
+WRONG_CODE = ("that recovery code does not open any identity here; check it against the "
+              "one you saved (making a new code turns the old one off)")  # fmt: skip
+
+_SET_NAME = """
+local owner = redis.call('HGET', KEYS[1], ARGV[2])
+if owner and owner ~= ARGV[1] then return 0 end
+local old = redis.call('HGET', KEYS[3], ARGV[1])
+if old and old ~= ARGV[2] then redis.call('HDEL', KEYS[1], old) end
+redis.call('HSET', KEYS[1], ARGV[2], ARGV[1])
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
+redis.call('HSET', KEYS[3], ARGV[1], ARGV[2])
+return 1
+"""
+
+_NEW_CODE = """
+local old = redis.call('HGET', KEYS[2], ARGV[1])
+if old then redis.call('HDEL', KEYS[1], old) end
+redis.call('HSET', KEYS[1], ARGV[2], ARGV[1])
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+return 1
+"""
+
+
+class RedisProfiles:
+    """Profiles in the event store's Redis (keys: see the module's docstring)."""
+
+    TAG = "pf:{profiles}:"
+
+    def __init__(self, redis: Any) -> None:
+        self.redis = redis
+        self.owners, self.names = self.TAG + "names", self.TAG + "name"
+        self.folded, self.codes, self.code_of = (self.TAG + "folded", self.TAG + "codes",
+                                                 self.TAG + "code")  # fmt: skip
+        self._set_name = redis.register_script(_SET_NAME)
+        self._new_code = redis.register_script(_NEW_CODE)
+
+    def name_of(self, player: str) -> str | None:
+        raw = self.redis.hget(self.names, player)
+        return raw.decode() if raw is not None else None
+
+    def names_of(self, players: Iterable[str]) -> dict[str, str | None]:
+        players = list(players)
+        if not players:
+            return {}
+        raws = self.redis.hmget(self.names, players)
+        return {p: r.decode() if r is not None else None for p, r in zip(players, raws,
+                                                                          strict=True)}  # fmt: skip
+
+    def set_name(self, player: str, name: str) -> str:
+        name = clean_name(name)
+        keys = [self.owners, self.names, self.folded]
+        if not self._set_name(keys=keys, args=[player, folded(name), name]):
+            raise NameTaken(f'the name "{name}" is taken; choose another')
+        return name
+
+    def has_recovery(self, player: str) -> bool:
+        return bool(self.redis.hexists(self.code_of, player))
+
+    def new_recovery(self, player: str) -> str:
+        code = new_code()
+        self._new_code(keys=[self.codes, self.code_of], args=[player, code_hash(code)])
+        return code
+
+    def recover(self, code: str) -> str:
+        raw = self.redis.hget(self.codes, code_hash(code))
+        if raw is None:
+            raise WrongCode(WRONG_CODE)
+        return raw.decode()
+
+
+def profiles_for(store: Any) -> ProfileStore:
+    """The profiles beside an event store: in its Redis, else in this process."""
+    redis = getattr(store, "redis", None)
+    return RedisProfiles(redis) if redis is not None else MemoryProfiles()

@@ -1,4 +1,4 @@
-"""The Celery app: `celery -A workers.celery_app worker -Q ai,analysis`.
+"""The Celery app: `celery -A workers.celery_app worker -Q ai,analysis,notify`.
 
 `make_celery(config)` builds an app from a mapping (tests) or the environment
 (production). Nothing connects to a broker when the app is made, so the module-level `app`
@@ -31,6 +31,9 @@ SWEEP_AI_MOVES = "bingfa.sweep_ai_moves"
 ARCHIVE_GAME = "bingfa.archive_game"  # a finished game's record into the replay store
 SWEEP_UNARCHIVED = "bingfa.sweep_unarchived"  # archive tasks that were lost
 ANALYSE_REPLAY = "bingfa.analyse_replay"  # a replay's analysis (workers.analysis)
+NOTIFY_QUEUE = "notify"
+SWEEP_WEBHOOKS = "bingfa.sweep_webhooks"  # webhook outbox and daily digests (workers.notify)
+WEBHOOK_SWEEP_EVERY = 10.0  # seconds: how late a webhook may be (and its retries' grain)
 SWEEP_EVERY = 30.0  # seconds between beat's sweeps for AI moves whose task was lost
 SWEEP_DEADLINES = "bingfa.sweep_deadlines"  # clocks that ran out: forfeit or AI stand-in
 DEADLINE_SWEEP_EVERY = 15.0  # seconds: how late past its deadline a timeout is enforced
@@ -79,7 +82,7 @@ def make_celery(config: Mapping[str, Any] | None = None) -> Celery:
         broker_connection_retry_on_startup=True,
         task_serializer="json",
         accept_content=["json"],
-        task_queues=(Queue(AI_QUEUE), Queue(ANALYSIS_QUEUE)),
+        task_queues=(Queue(AI_QUEUE), Queue(ANALYSIS_QUEUE), Queue(NOTIFY_QUEUE)),
         task_default_queue=AI_QUEUE,
         task_routes={
             PLAY_AI_MOVE: {"queue": AI_QUEUE},
@@ -88,8 +91,14 @@ def make_celery(config: Mapping[str, Any] | None = None) -> Celery:
             ARCHIVE_GAME: {"queue": ANALYSIS_QUEUE},
             SWEEP_UNARCHIVED: {"queue": ANALYSIS_QUEUE},
             ANALYSE_REPLAY: {"queue": ANALYSIS_QUEUE},
+            SWEEP_WEBHOOKS: {"queue": NOTIFY_QUEUE},
         },
         beat_schedule={
+            "sweep-webhooks": {
+                "task": SWEEP_WEBHOOKS,
+                "schedule": WEBHOOK_SWEEP_EVERY,
+                "options": {"expires": WEBHOOK_SWEEP_EVERY},
+            },
             "sweep-ai-moves": {
                 "task": SWEEP_AI_MOVES,
                 "schedule": SWEEP_EVERY,

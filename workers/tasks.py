@@ -33,6 +33,7 @@ from workers.celery_app import (
     SWEEP_AI_MOVES,
     SWEEP_DEADLINES,
     SWEEP_UNARCHIVED,
+    SWEEP_WEBHOOKS,
 )
 from workers.dispatch import ai_level, sweep_deadlines, sweep_owed_ai_moves, sweep_unarchived
 
@@ -151,6 +152,16 @@ def sweep_unarchived_games(self) -> int:
     if missing:
         log.warning("archives queued again after their task was lost: %s", missing)
     return len(missing)
+
+
+@shared_task(name=SWEEP_WEBHOOKS, bind=True, ignore_result=True)
+def sweep_webhooks(self) -> dict:
+    """Beat's sweep: the daily digests now due, then the webhook deliveries (workers.notify)."""
+    from events.notifications import NotificationStore
+    from workers.notify import sweep
+
+    store = NotificationStore(bootstrap.bingfa(self.app).store.redis)
+    return sweep(store, os.environ, int(time.time() * 1000))
 
 
 @shared_task(name=ANALYSE_REPLAY, bind=True, acks_late=True, ignore_result=True)

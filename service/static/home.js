@@ -107,6 +107,60 @@ async function myGames() {
   if (items.length) clear(list, items);
 }
 
+// Notifications ("your turn", "your opponent joined", "game over"), newest first, unread
+// ones highlighted; notify.js tells this page of each new one as it arrives.
+const notes = { items: [], unread: 0 };
+
+function showNotes() {
+  const list = document.getElementById("my-notifications");
+  const count = document.getElementById("unread-count");
+  count.textContent = notes.unread ? `${notes.unread} unread` : "";
+  count.hidden = !notes.unread;
+  document.getElementById("mark-read").hidden = !notes.unread;
+  if (!notes.items.length) return;
+  clear(list, notes.items.map((n) =>
+    el("li", { class: n.read ? "read" : "unread", "data-id": n.id, "data-kind": n.kind },
+      el("a", { href: n.url }, n.text), " ", el("time", { datetime: n.at }, when(n.at)))));
+}
+
+function when(at) {
+  const date = new Date(at);
+  return Number.isNaN(date.getTime()) ? "" : date.toLocaleString();
+}
+
+async function myNotes() {
+  try {
+    const found = await api("/api/me/notifications?limit=30");
+    notes.items = found.notifications;
+    notes.unread = found.unread;
+  } catch {
+    return; // a convenience, like the list of games
+  }
+  showNotes();
+}
+
+async function markRead() {
+  const upto = Math.max(0, ...notes.items.map((n) => n.seq));
+  try {
+    notes.unread = (await api("/api/me/notifications/read", { method: "POST", body: { upto } })).unread;
+  } catch {
+    return;
+  }
+  notes.items = notes.items.map((n) => ({ ...n, read: n.read || n.seq <= upto }));
+  showNotes();
+}
+
+window.addEventListener("bingfa:notification", (event) => {
+  const note = event.detail;
+  if (notes.items.some((n) => n.id === note.id)) return;
+  notes.items = [{ ...note, read: false }, ...notes.items].slice(0, 30);
+  notes.unread = note.unread ?? notes.unread + 1;
+  showNotes();
+  myGames(); // whose turn it is has changed
+});
+document.getElementById("mark-read").addEventListener("click", markRead);
+myNotes();
+
 form.addEventListener("submit", create);
 form.addEventListener("change", showMode);
 document.getElementById("copy-invite").addEventListener("click", () =>

@@ -103,7 +103,7 @@ def test_celery_settings_come_from_the_environment_and_config():
         assert conf.broker_url == "redis://c:3/4"
         assert conf.task_acks_late and conf.task_reject_on_worker_lost
         assert conf.task_ignore_result and conf.worker_prefetch_multiplier == 1
-        assert {q.name for q in conf.task_queues} == {"ai", "analysis"}
+        assert {q.name for q in conf.task_queues} == {"ai", "analysis", "notify"}
         route = app.amqp.router.route({}, PLAY_AI_MOVE, args=("g", 1, "blue"))
         assert route["queue"].name == AI_QUEUE
     finally:

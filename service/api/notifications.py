@@ -1,0 +1,263 @@
+"""The caller's notifications (the player id of the session cookie) and their webhook.
+
+``register(app)`` wires the store: on the event store's Redis, where the projector
+process adds the notifications (``events.notifications.Notifications``, a read-model
+follower); with a store given in the config (tests, tools: no projector runs) the same
+follower runs in the write path's ``on_appended`` instead, on the same Redis or, for the
+in-memory store, on fakeredis (as ``replays.store`` does).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import time
+import weakref
+from typing import Any
+
+from flask import Flask, Response, current_app, request, stream_with_context
+from flask_smorest import Blueprint
+from marshmallow import Schema, fields, validate
+
+from events.notifications import DIGEST_DAILY, DIGEST_OFF, Notifications, NotificationStore
+from service.api.games import player_id
+from service.problems import problem_abort
+from service.security import limit_writes
+from workers.notify import BadWebhook, Webhooks, check_url, secret_for
+
+blp = Blueprint("notifications", __name__, url_prefix="/api/me",
+                description="Your notifications and webhook")  # fmt: skip
+ALLOW_LOCAL = "BINGFA_WEBHOOK_ALLOW_LOCAL"
+TRUE = ("1", "true", "yes", "on")
+_memory: weakref.WeakKeyDictionary[Any, NotificationStore] = weakref.WeakKeyDictionary()
+
+
+# -- wiring ---------------------------------------------------------------------------------
+def register(app: Flask) -> None:
+    bingfa = app.extensions["bingfa"]
+    store = store_for(bingfa.store)
+    app.extensions["notifications"] = store
+    if ALLOW_LOCAL not in app.config:
+        app.config[ALLOW_LOCAL] = os.environ.get(ALLOW_LOCAL, "").lower() in TRUE
+    if app.config.get("STORE") is None:
+        return  # the projector process follows the games
+    follower = Notifications(store, clock=bingfa.now_ms)
+    before = bingfa.on_appended
+
+    def on_appended(game, events):
+        try:
+            follower.follow(game)
+        except Exception:  # the move is stored; only its notification is missing
+            app.logger.exception("could not add the notifications of game %s", game.game_id)
+        if before is not None:
+            before(game, events)
+
+    bingfa.on_appended = on_appended
+
+
+def store_for(event_store: Any) -> NotificationStore:
+    client = getattr(event_store, "redis", None)
+    if client is not None:
+        return NotificationStore(client)
+    found = _memory.get(event_store)
+    if found is None:
+        import fakeredis  # a test dependency: the in-memory event store is for tests
+
+        found = _memory[event_store] = NotificationStore(fakeredis.FakeRedis())
+    return found
+
+
+def store() -> NotificationStore:
+    return current_app.extensions["notifications"]
+
+
+def webhooks() -> Webhooks:
+    return Webhooks(store(), current_app.config["SECRET_KEY"],
+                    allow_local=bool(current_app.config[ALLOW_LOCAL]))  # fmt: skip
+
+
+def now_ms() -> int:
+    return current_app.extensions["bingfa"].now_ms()
+
+
+# -- notifications ----------------------------------------------------------------------------
+class ListQuery(Schema):
+    before = fields.Integer(
+        load_default=None,
+        validate=validate.Range(min=1),
+        metadata={"description": "only older than this seq (paging)"},
+    )
+    after = fields.Integer(
+        load_default=None,
+        validate=validate.Range(min=0),
+        metadata={"description": "only newer than this seq"},
+    )
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
+
+
+class NotificationList(Schema):
+    notifications = fields.List(fields.Dict(), metadata={"description": "newest first"})
+    unread = fields.Integer()
+    last_seq = fields.Integer(metadata={"description": "the newest notification's seq"})
+
+
+class MarkRead(Schema):
+    upto = fields.Integer(
+        load_default=None,
+        validate=validate.Range(min=0),
+        metadata={"description": "the newest seq read (default: all)"},
+    )
+
+
+class Unread(Schema):
+    unread = fields.Integer()
+
+
+@blp.route("/notifications")
+@blp.arguments(ListQuery(), location="query")
+@blp.response(200, NotificationList)
+def notifications(query):
+    """Your notifications, newest first ("your turn", "your opponent joined", "game
+    over", "a draw is offered"), with how many are unread."""
+    player, found = player_id(), store()
+    if query["after"] is not None:
+        items = found.since(player, query["after"], query["limit"])[::-1]
+    else:
+        items = found.newest(player, query["before"], query["limit"])
+    return {"notifications": items, "unread": found.unread(player),
+            "last_seq": found.last_seq(player)}  # fmt: skip
+
+
+@blp.route("/notifications/read", methods=["POST"])
+@limit_writes
+@blp.arguments(MarkRead())
+@blp.response(200, Unread)
+def mark_read(body):
+    """Mark your notifications read, up to ``upto`` (a seq) or all of them."""
+    player, found = player_id(), store()
+    upto = found.last_seq(player) if body["upto"] is None else body["upto"]
+    return {"unread": found.mark_read(player, upto)}
+
+
+@blp.route("/notifications/stream")
+@blp.doc(responses={"200": {"description": "text/event-stream of your new notifications"}})
+def notification_stream():
+    """Server-sent events: each new notification (``event: notification``, ``id`` its
+    seq). Reconnect with ``Last-Event-ID``; without it the stream starts from now."""
+    player, found = player_id(), store()
+    raw = request.headers.get("Last-Event-ID") or request.args.get("after")
+    after = _seq(raw) if raw else found.last_seq(player)
+    seconds = current_app.config["SSE_SECONDS"]
+    poll = current_app.config["SSE_POLL"]
+
+    def generate():
+        nonlocal after
+        deadline = time.monotonic() + seconds
+        yield "retry: 2000\n\n"
+        while True:
+            items = found.since(player, after)
+            if items:
+                unread = found.unread(player)
+                for item in items:
+                    data = json.dumps({**item, "unread": unread}, separators=(",", ":"))
+                    yield f"id: {item['seq']}\nevent: notification\ndata: {data}\n\n"
+                after = items[-1]["seq"]
+            if time.monotonic() >= deadline:
+                return
+            time.sleep(poll)
+
+    return Response(stream_with_context(generate()), mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})  # fmt: skip
+
+
+def _seq(raw: str) -> int:
+    try:
+        return max(0, int(raw))
+    except ValueError:
+        return 0
+
+
+# -- the webhook ------------------------------------------------------------------------------
+class WebhookIn(Schema):
+    url = fields.String(required=True, metadata={"example": "https://example.com/bingfa"})
+    digest = fields.String(
+        load_default=DIGEST_OFF,
+        validate=validate.OneOf([DIGEST_OFF, DIGEST_DAILY]),
+        metadata={"description": '"daily": one digest a day instead'},
+    )
+    digest_hour = fields.Integer(
+        load_default=8,
+        validate=validate.Range(min=0, max=23),
+        metadata={"description": "the digest's hour (UTC)"},
+    )
+
+
+class WebhookOut(Schema):
+    url = fields.String()
+    digest = fields.String()
+    digest_hour = fields.Integer()
+    secret = fields.String(metadata={"description": "shown once, when registered"})
+    deliveries = fields.List(fields.Dict(), metadata={"description": "latest results"})
+
+
+class PingResult(Schema):
+    delivered = fields.Boolean()
+    status = fields.Integer(allow_none=True, metadata={"description": "the receiver's"})
+    detail = fields.String()
+
+
+def _shown(hook: dict[str, str]) -> dict[str, Any]:
+    return {"url": hook["url"], "digest": hook.get("digest", DIGEST_OFF),
+            "digest_hour": int(hook.get("digest_hour") or 0)}  # fmt: skip
+
+
+@blp.route("/webhook", methods=["PUT"])
+@limit_writes
+@blp.arguments(WebhookIn())
+@blp.response(200, WebhookOut)
+def put_webhook(body):
+    """Register (or replace) your webhook. The answer holds its signing secret, shown only
+    here: keep it to check the ``X-Bingfa-Signature`` of each delivery."""
+    try:
+        url = check_url(body["url"], allow_local=bool(current_app.config[ALLOW_LOCAL]))
+    except BadWebhook as error:
+        problem_abort(422, str(error))
+    player, nonce = player_id(), secrets.token_hex(16)
+    hook = {"url": url, "base": request.host_url.rstrip("/"), "digest": body["digest"],
+            "digest_hour": body["digest_hour"], "nonce": nonce}  # fmt: skip
+    store().set_webhook(player, hook, now_ms())
+    secret = secret_for(current_app.config["SECRET_KEY"], player, nonce)
+    return {**_shown({k: str(v) for k, v in hook.items()}), "secret": secret}
+
+
+@blp.route("/webhook")
+@blp.response(200, WebhookOut)
+def get_webhook():
+    """Your webhook (never its secret) and its latest deliveries."""
+    player = player_id()
+    hook = store().webhook(player)
+    if hook is None:
+        problem_abort(404, "you have no webhook; register one with PUT /api/me/webhook")
+    return {**_shown(hook), "deliveries": store().deliveries(player)}
+
+
+@blp.route("/webhook", methods=["DELETE"])
+@limit_writes
+@blp.response(204)
+def delete_webhook():
+    """Stop sending to your webhook (what waited to be sent is dropped)."""
+    if not store().delete_webhook(player_id()):
+        problem_abort(404, "you have no webhook to remove")
+
+
+@blp.route("/webhook/test", methods=["POST"])
+@limit_writes
+@blp.response(200, PingResult)
+def test_webhook():
+    """Send a signed test delivery to your webhook now, and say what it answered."""
+    player = player_id()
+    if store().webhook(player) is None:
+        problem_abort(404, "you have no webhook; register one with PUT /api/me/webhook")
+    sent = webhooks().ping(player, now_ms())
+    return {"delivered": sent.ok, "status": sent.status, "detail": sent.detail}

@@ -1,0 +1,80 @@
+// Live notifications on every page: "your turn", "your opponent joined", "game over".
+// One stream per page (Server-Sent Events, resumed by Last-Event-ID). Each notification
+// is shown once per browser: as a system notification when the page is not in view and
+// the player allowed them (asked only after a click on "Enable notifications", never on
+// load), else as a toast in the page. Pages that list notifications (home.js) listen to
+// the "bingfa:notification" event on window.
+import { el } from "./api.js";
+
+const SEEN = "bingfa:notify:seen"; // the newest seq shown in this browser (any tab)
+const FRESH_MS = 15 * 60 * 1000; // catching up after a while away: only recent news pops up
+const TOAST_MS = 10_000;
+
+function seen() {
+  try { return Number(localStorage.getItem(SEEN)) || 0; } catch { return 0; }
+}
+function markSeen(seq) {
+  try { localStorage.setItem(SEEN, String(Math.max(seen(), seq))); } catch { /* private mode */ }
+}
+
+function toasts() {
+  let box = document.getElementById("toasts");
+  if (!box) {
+    box = el("div", { id: "toasts", class: "toasts", role: "status", "aria-live": "polite" });
+    document.body.append(box);
+  }
+  return box;
+}
+
+function toast(note) {
+  const close = el("button", { type: "button", class: "toast-close", "aria-label": "Dismiss" }, "×");
+  const item = el("div", { class: `toast toast-${note.kind}`, "data-id": note.id },
+    el("a", { href: note.url }, note.text), close);
+  close.addEventListener("click", () => item.remove());
+  toasts().append(item);
+  setTimeout(() => item.remove(), TOAST_MS);
+}
+
+function system(note) {
+  const shown = new Notification("Bingfa", { body: note.text, tag: note.id });
+  shown.onclick = () => { window.focus(); location.assign(note.url); };
+}
+
+const canNotify = () => "Notification" in window && Notification.permission === "granted";
+
+function show(note) {
+  if (note.seq <= seen()) return; // another tab showed it already
+  markSeen(note.seq);
+  const at = Date.parse(note.at);
+  if (Number.isFinite(at) && Date.now() - at > FRESH_MS) return;
+  const here = new URL(note.url, location.href).pathname === location.pathname;
+  if (canNotify() && document.visibilityState !== "visible") system(note);
+  else if (!here) toast(note); // on the game's own page the page itself shows the news
+}
+
+function enableButton() {
+  if (!("Notification" in window) || Notification.permission !== "default") return;
+  const nav = document.querySelector(".site-nav") || document.body;
+  const button = el("button", { type: "button", id: "enable-notifications", class: "link-button" },
+    "Enable notifications");
+  button.addEventListener("click", async () => {
+    try { await Notification.requestPermission(); } catch { /* an old browser: callbacks only */ }
+    button.remove();
+  });
+  nav.append(button);
+}
+
+function listen() {
+  if (!("EventSource" in window)) return;
+  const last = seen();
+  const source = new EventSource(`/api/me/notifications/stream${last ? `?after=${last}` : ""}`);
+  source.addEventListener("notification", (message) => {
+    let note;
+    try { note = JSON.parse(message.data); } catch { return; }
+    window.dispatchEvent(new CustomEvent("bingfa:notification", { detail: note }));
+    show(note);
+  });
+}
+
+enableButton();
+listen();

@@ -1,0 +1,169 @@
+// "Find a game": the open seeks (refreshed every few seconds), posting a seek, accepting
+// one, and this browser's own seeks with Cancel and, once accepted, a link to the game.
+import { api, cap, clear, el, getToken, setToken } from "./api.js";
+
+const REFRESH_MS = 3000;
+const $ = (id) => document.getElementById(id);
+const form = $("seek-form");
+
+// The seeker's seat token is given when the seek is posted (its colour may be decided
+// only when someone accepts): kept here until the seek becomes a game.
+const seekTokenKey = (id) => `bingfa:seek:${id}:token`;
+function seekToken(id) {
+  try { return localStorage.getItem(seekTokenKey(id)); } catch { return null; }
+}
+function keepSeekToken(id, token) {
+  try { localStorage.setItem(seekTokenKey(id), token); } catch { /* private mode */ }
+}
+
+function nonce() {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function showError(message) {
+  $("seeks-error").textContent = message || "";
+  $("seeks-error").hidden = !message;
+}
+
+const COLOUR = { random: "either colour", blue: "wants blue", red: "wants red" };
+
+function age(iso) {
+  const minutes = Math.max(0, Math.round((Date.now() - Date.parse(iso)) / 60000));
+  if (minutes < 1) return "just now";
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.round(minutes / 60);
+  if (hours < 48) return `${hours} h ago`;
+  return `${Math.round(hours / 24)} days ago`;
+}
+
+function gameHref(seek) {
+  return `/g/${encodeURIComponent(seek.game_id)}/${encodeURIComponent(seek.seat)}`;
+}
+
+let mineIds = new Set();
+
+function openItem(seek) {
+  const mine = mineIds.has(seek.id);
+  const action = mine
+    ? el("span", { class: "badge" }, "your seek")
+    : el("button", { type: "button", class: "primary", "data-accept": seek.id, onclick: () => accept(seek) }, "Accept");
+  return el("li", { class: "seek", "data-seek": seek.id },
+    el("a", { class: "seek-who", href: `/p/${encodeURIComponent(seek.player)}` }, seek.name),
+    el("span", { class: "seek-what" }, `${seek.summary}; ${COLOUR[seek.colour] || seek.colour}`),
+    el("span", { class: "muted seek-age" }, age(seek.created_at)),
+    action);
+}
+
+function mineItem(seek) {
+  const parts = [el("span", { class: "seek-what" }, seek.summary)];
+  if (seek.status === "made" && seek.game_id) {
+    // Give the game page the seat's token, so it plays the seat as an invite link would.
+    const token = seekToken(seek.id);
+    if (token && !getToken(seek.game_id, seek.seat)) setToken(seek.game_id, seek.seat, token);
+    parts.push(el("span", {}, `Accepted: you play ${cap(seek.seat)}.`),
+      el("a", { class: "button primary", href: gameHref(seek), "data-game": seek.game_id }, "Go to your game"));
+  } else if (seek.status === "open") {
+    parts.push(el("span", { class: "muted" }, `waiting, posted ${age(seek.created_at)}`),
+      el("button", { type: "button", "data-cancel": seek.id, onclick: () => cancel(seek) }, "Cancel"));
+  } else {
+    parts.push(el("span", { class: "muted" }, "being accepted…"));
+  }
+  return el("li", { class: "seek", "data-seek": seek.id, "data-status": seek.status }, parts);
+}
+
+let refreshing = null;
+function refresh() {
+  refreshing ??= load().finally(() => { refreshing = null; });
+  return refreshing;
+}
+
+async function load() {
+  try {
+    const [open, mine] = await Promise.all([api("/api/seeks"), api("/api/seeks/mine")]);
+    mineIds = new Set(mine.seeks.map((s) => s.id));
+    clear($("open-seeks"), open.seeks.length ? open.seeks.map(openItem)
+      : el("li", {}, "Nobody is looking for a game right now. Post a seek below."));
+    clear($("my-seeks"), mine.seeks.length ? mine.seeks.map(mineItem) : el("li", {}, "None yet."));
+  } catch (e) {
+    showError(e.message);
+  }
+}
+
+async function accept(seek) {
+  showError("");
+  try {
+    const made = await api(`/api/seeks/${encodeURIComponent(seek.id)}/accept`, { method: "POST", body: { nonce: nonce() } });
+    setToken(made.game_id, made.seat, made.token);
+    location.assign(`/g/${encodeURIComponent(made.game_id)}/${encodeURIComponent(made.seat)}`);
+  } catch (e) {
+    showError(e.message);
+    refresh();
+  }
+}
+
+async function cancel(seek) {
+  showError("");
+  try {
+    await api(`/api/seeks/${encodeURIComponent(seek.id)}`, { method: "DELETE" });
+  } catch (e) {
+    showError(e.message);
+  }
+  refresh();
+}
+
+function clockOf() {
+  const perMove = $("seek-per-move").value;
+  if (!perMove) return null;
+  return {
+    per_move_seconds: Number(perMove),
+    bank_seconds: Number($("seek-bank").value),
+    vacation_days: Number($("seek-vacation").value || 0),
+    on_timeout: $("seek-rated").checked ? "forfeit" : $("seek-timeout").value,
+  };
+}
+
+// Settings that do not apply are switched off: no clock, no bank; rated games forfeit.
+function showForm() {
+  const clock = !!$("seek-per-move").value;
+  const rated = $("seek-rated").checked;
+  $("seek-bank").disabled = !clock;
+  $("seek-vacation").disabled = !clock;
+  $("seek-timeout").disabled = !clock || rated;
+  if (rated) $("seek-timeout").value = "forfeit";
+}
+
+async function post(event) {
+  event.preventDefault();
+  showError("");
+  const vacation = $("seek-vacation").value;
+  if ($("seek-per-move").value && !/^\d+$/.test(vacation)) {
+    showError("Vacation days is a whole number of days, from 0 to 60.");
+    return;
+  }
+  const body = {
+    game: "sun-tzu",
+    options: { variant: $("seek-variant").value, events: $("seek-events").checked },
+    clock: clockOf(),
+    rated: $("seek-rated").checked,
+    colour: $("seek-colour").value,
+    nonce: nonce(),
+  };
+  const button = $("post-seek");
+  button.disabled = true;
+  try {
+    const posted = await api("/api/seeks", { method: "POST", body });
+    keepSeekToken(posted.seek.id, posted.token);
+    $("seek-summary").textContent = `Posted: ${posted.seek.summary}. It stays open for a week, or until you cancel it.`;
+    await refresh();
+  } catch (e) {
+    showError(e.message);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+form.addEventListener("submit", post);
+form.addEventListener("change", showForm);
+showForm();
+refresh();
+setInterval(() => { if (!document.hidden) refresh(); }, REFRESH_MS);

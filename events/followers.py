@@ -8,4 +8,7 @@ from typing import Any
 
 def followers_for(redis: Any, partitions: int) -> list[Any]:
     """The followers over one Redis (the event store's)."""
-    return []
+    from events.notifications import Notifications, NotificationStore
+    from events.ratings import RedisRatings
+
+    return [RedisRatings(redis), Notifications(NotificationStore(redis))]

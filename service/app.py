@@ -73,6 +73,9 @@ def register_write_path(app: Flask) -> None:
         bingfa.clock = app.config["CLOCK"]
     app.extensions["bingfa"] = bingfa
     app.extensions["queries"] = Queries(store)
+    from service.profiles import profiles_for  # names and recovery codes, beside the store
+
+    app.extensions["profiles"] = profiles_for(store)
 
 
 def queue_ai_moves(app: Flask):
@@ -97,5 +100,15 @@ def register_api(app: Flask) -> None:
     api.register_blueprint(games.blp)
     api.register_blueprint(lobby.blp)
     api.register_blueprint(replays.blp)
+    from service.api import notifications  # "your turn", "game over", webhooks
+
+    notifications.register(app)
+    api.register_blueprint(notifications.blp)
+    from service.api import seeks  # matchmaking: seeks and rematches
+
+    api.register_blueprint(seeks.blp)
+    from service.api import players  # profiles, ratings, the leaderboard
+
+    api.register_blueprint(players.blp)
     app.extensions["api"] = api
     app.register_blueprint(docs.bp)

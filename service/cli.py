@@ -370,6 +370,8 @@ def up(args: argparse.Namespace, console: Console) -> int:
                 return 1
             env["REDIS_URL"] = redis[0].url
             env.setdefault("CELERY_BROKER_URL", redis[0].url.rsplit("/", 1)[0] + "/1")
+            # The embedded default runs on one machine: a webhook receiver on it is fine.
+            env.setdefault("BINGFA_WEBHOOK_ALLOW_LOCAL", "1")
             console.print(
                 f"Redis: bundled redis-server at {redis[0].url} (Celery broker: db 1), "
                 f"AOF in {escape(str(redis[0].data_dir))}",

@@ -52,6 +52,11 @@ def game(game_id: str, seat: str | None = None):
     return render_template("game.html", game_id=game_id, seat=seat or "", levels=levels())
 
 
+@bp.route("/seeks")
+def seeks():
+    return render_template("seeks.html")
+
+
 @bp.route("/replays")
 def replays():
     return render_template("replays.html")
@@ -70,6 +75,21 @@ def replay(replay_id: str):
     analysis = os.path.exists(os.path.join(current_app.static_folder or "", "analysis.js"))
     return render_template("replay.html", replay_id=replay_id, steps=len(found.events),
                            levels=levels(), analysis=analysis)  # fmt: skip
+
+
+@bp.route("/leaderboard")
+def leaderboard():
+    return render_template("leaderboard.html")
+
+
+@bp.route("/p/<player_id>")
+def player(player_id: str):
+    return render_template("player.html", player_id=player_id)  # the page asks the API
+
+
+@bp.route("/me")
+def me():
+    return render_template("me.html")
 
 
 def register_pages(app: Flask) -> None:

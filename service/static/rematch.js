@@ -23,6 +23,7 @@ export function showRematch(container, gameId, seat) {
   if (!container || !seat) return null; // spectators have no rematch to ask for
   const base = `/api/games/${encodeURIComponent(gameId)}/rematch`;
   const token = getToken(gameId, seat) || undefined; // else the browser's player id acts
+  const headers = { "X-Bingfa-Seat": seat }; // which seat, when one player holds both
   const button = el("button", { type: "button", class: "primary", id: "rematch" }, "Rematch");
   const status = el("p", { id: "rematch-status", role: "status" });
   const box = el("div", { class: "rematch", "data-rematch": "none" }, button, status);
@@ -60,9 +61,10 @@ export function showRematch(container, gameId, seat) {
   async function poll() {
     if (gone || !box.isConnected) return;
     try {
-      const answer = { ...(await api(base, { token })), seat: other(seat) };
+      const answer = { ...(await api(base, { token, headers })), seat: other(seat) };
       if (answer.game_id && kept(gameId)) return go(answer); // this browser asked for it
       show(answer);
+      if (answer.game_id) return; // made without this browser: the link stays, no more polls
     } catch { /* a missed poll is retried */ }
     timer = setTimeout(poll, POLL_MS);
   }
@@ -70,7 +72,7 @@ export function showRematch(container, gameId, seat) {
   button.addEventListener("click", async () => {
     button.disabled = true;
     try {
-      const answer = { ...(await api(base, { method: "POST", token, body: { nonce: nonce() } })), seat: other(seat) };
+      const answer = { ...(await api(base, { method: "POST", token, headers, body: { nonce: nonce() } })), seat: other(seat) };
       if (answer.token) keep(gameId, answer.token);
       if (answer.game_id) return go(answer);
       show(answer);

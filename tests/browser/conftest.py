@@ -8,6 +8,7 @@ background thread, so no Celery is needed.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import queue
 import random
@@ -90,18 +91,14 @@ class Server:
         return self.app.extensions["bingfa"]
 
 
-@pytest.fixture(scope="session")
-def server():
+@contextlib.contextmanager
+def serving(**config):
+    """An app over an in-memory store (``config`` added to the test settings) served on a
+    free localhost port, its AI seats played by ``AiSeats``."""
     ai = AiSeats()
-    app = create_app(
-        {
-            "STORE": InMemoryEventStore(),
-            "TESTING": True,
-            "SSE_SECONDS": 5,
-            "SSE_POLL": 0.1,
-            "ON_APPENDED": ai,
-        }
-    )
+    settings = {"STORE": InMemoryEventStore(), "TESTING": True, "SSE_SECONDS": 5,
+                "SSE_POLL": 0.1, "ON_APPENDED": ai}  # fmt: skip
+    app = create_app({**settings, **config})
     ai.bingfa = app.extensions["bingfa"]
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per request
     http = make_server("127.0.0.1", 0, app, threaded=True)
@@ -113,6 +110,12 @@ def server():
         http.shutdown()
         ai.stop()
     assert not ai.errors, ai.errors
+
+
+@pytest.fixture(scope="session")
+def server():
+    with serving() as running:
+        yield running
 
 
 @pytest.fixture(scope="session")

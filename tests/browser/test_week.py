@@ -8,19 +8,14 @@ the players do, they do through the pages.
 
 from __future__ import annotations
 
-import logging
 import random
 import re
-import threading
 from datetime import UTC, datetime, timedelta
 
 import pytest
 from browser_play import answer, kind, over, until
-from conftest import AiSeats
-from werkzeug.serving import make_server
+from conftest import serving
 
-from events.store import InMemoryEventStore
-from service import create_app
 from workers.dispatch import sweep_deadlines
 
 DAY = timedelta(days=1)
@@ -37,8 +32,8 @@ class Clock:
 
 
 class Week:
-    def __init__(self, app, url, clock) -> None:
-        self.app, self.url, self.clock = app, url, clock
+    def __init__(self, server, clock) -> None:
+        self.app, self.url, self.clock = server.app, server.url, clock
 
     @property
     def bingfa(self):
@@ -52,20 +47,9 @@ class Week:
 
 @pytest.fixture
 def week():
-    clock, ai = Clock(), AiSeats()
-    app = create_app({"STORE": InMemoryEventStore(), "TESTING": True, "CLOCK": clock,
-                      "SSE_SECONDS": 5, "SSE_POLL": 0.1, "ON_APPENDED": ai})  # fmt: skip
-    ai.bingfa = app.extensions["bingfa"]
-    logging.getLogger("werkzeug").setLevel(logging.WARNING)
-    http = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=http.serve_forever, name="http", daemon=True)
-    thread.start()
-    try:
-        yield Week(app, f"http://127.0.0.1:{http.server_port}", clock)
-    finally:
-        http.shutdown()
-        ai.stop()
-    assert not ai.errors, ai.errors
+    clock = Clock()
+    with serving(CLOCK=clock) as server:
+        yield Week(server, clock)
 
 
 def create_timed_game(page, url, per_move="86400", on_timeout="forfeit", rated=False) -> str:

@@ -1,5 +1,6 @@
 // The home page: create a game through the API, keep the seat token, go to the game.
-import { api, cap, clear, copyText, el, getToken, other, setInvite, setToken } from "./api.js";
+import { api, cap, clear, copyText, el, other, setInvite, setToken } from "./api.js";
+import { duration } from "./clock.js";
 
 const form = document.getElementById("new-game");
 const error = document.getElementById("home-error");
@@ -84,7 +85,19 @@ async function create(event) {
   }
 }
 
-const STATUS = { your_turn: "your turn", waiting: "waiting", finished: "finished" };
+const REASON_WORDS = { time: "on time", agreement: "by agreement", forfeit: "by resignation" };
+
+function finishedText(g, seat) {
+  const how = REASON_WORDS[g.reason] ? ` ${REASON_WORDS[g.reason]}` : "";
+  if (!g.winner) return `finished: a draw${how}`;
+  return `finished: ${g.winner === seat ? "you won" : "you lost"}${how}`;
+}
+
+// The time the player's clock has left in that game (the earliest of their seats).
+function timeLeft(deadline) {
+  const ms = Date.parse(deadline) - Date.now();
+  return ms > 0 ? `${duration(ms)} left on your clock` : "out of time";
+}
 
 async function myGames() {
   const list = document.getElementById("my-games");
@@ -97,11 +110,12 @@ async function myGames() {
   const items = [];
   for (const g of games) {
     for (const seat of g.seats || []) {
-      if (!getToken(g.game, seat)) continue; // a seat this browser cannot act for
+      // Every seat this player took: the game page acts by its token or the player id.
       const href = `/g/${encodeURIComponent(g.game)}/${encodeURIComponent(seat)}`;
-      const state = STATUS[g.status] || g.status;
-      items.push(el("li", { class: g.status === "your_turn" ? "turn" : "" },
-        el("a", { href }, `Game ${g.game}`), ` — ${cap(seat)}, ${state}`));
+      const state = g.status === "finished" ? finishedText(g, seat) : g.status;
+      const left = g.deadline && g.status !== "finished" ? `, ${timeLeft(g.deadline)}` : "";
+      items.push(el("li", { class: g.status === "your turn" ? "turn" : "", "data-game": g.game },
+        el("a", { href }, `Game ${g.game}`), ` — ${cap(seat)}, ${state}${left}`));
     }
   }
   if (items.length) clear(list, items);

@@ -138,3 +138,86 @@ def test_an_ai_stands_in_for_one_decision_when_the_time_runs_out(week, watch):
     assert "the computer (medium) makes this decision" in bob.inner_text("#log")
     assert week.bingfa.load(game_id).seats["red"] == "human"
     assert not over(bob)
+
+
+def notes_of(page) -> list[tuple[str, str]]:
+    """(kind, id) of each notification in the home page's list."""
+    rows = page.locator("#my-notifications li[data-id]")
+    return [(rows.nth(i).get_attribute("data-kind"), rows.nth(i).get_attribute("data-id"))
+            for i in range(rows.count())]  # fmt: skip
+
+
+def name_myself(page, url, name) -> None:
+    page.goto(url + "/me")
+    page.fill("#name-input", name)
+    page.click("#name-save")
+    until(lambda: page.inner_text("#me-label") == name, 20, f"the name {name}")
+
+
+def test_two_new_players_live_a_rated_week_and_come_back_in_another_browser(week, watch, shot):
+    alice, bob = watch().page, watch().page
+    name_myself(alice, week.url, "Alice")
+    name_myself(bob, week.url, "Bob")
+    link = create_timed_game(alice, week.url, rated=True)
+    home = alice.context.new_page()  # Alice keeps her home page open in another tab
+    home.goto(week.url + "/")
+    bob.goto(link)
+    game_id = bob.get_attribute("#game", "data-game")
+    until(lambda: "joined" in [k for k, _ in notes_of(home)], 20, "alice to hear bob joined")
+    until(lambda: kind(alice) == "choose_warlord" and kind(bob) == "choose_warlord", 20,
+          "both pages to ask for a Warlord")  # fmt: skip
+    rng = random.Random(5)
+    answer(alice, rng)
+    answer(bob, rng)
+    week.later(timedelta(hours=20))
+    answer(bob, rng)  # Bob places first; Alice's placement then settles the round
+    week.later(timedelta(hours=3))
+    answer(alice, rng)
+    until(lambda: kind(alice) or kind(bob), 20, "the next decision")
+    # Alice resigns on Tuesday, then both look at what they were told, once each.
+    assert week.later(timedelta(hours=12)) == []
+    alice.click("#more summary")
+    alice.once("dialog", lambda dialog: dialog.accept())
+    alice.click("#resign")
+    until(lambda: over(alice) and over(bob), 20, "both pages to show the end")
+    bob_home = bob.context.new_page()
+    bob_home.goto(week.url + "/")
+    home.reload()
+    for page in (home, bob_home):
+        until(lambda p=page: "over" in [k for k, _ in notes_of(p)], 20, "the game over")
+        ids = [i for _, i in notes_of(page)]
+        assert len(ids) == len(set(ids)), ids  # each notification once
+        assert [k for k, _ in notes_of(page)].count("over") == 1
+    assert [k for k, _ in notes_of(home)].count("joined") == 1
+    assert "you won" in bob_home.inner_text("#my-games")
+    shot(bob_home, "bob-home")
+    # The leaderboard has both of them, Bob above Alice, both still provisional.
+    alice.goto(week.url + "/leaderboard")
+    until(lambda: alice.locator("#board-rows tr").count() == 2, 20, "two rated players")
+    rows = alice.locator("#board-rows tr").all_inner_texts()
+    assert "Bob" in rows[0] and "Alice" in rows[1], rows
+    shot(alice, "leaderboard")
+    # On Wednesday Bob opens a new browser and carries his identity there with a code.
+    bob.goto(week.url + "/me")
+    bob.click("#code-make")
+    code = until(lambda: bob.input_value("#code-value"), 20, "the recovery code")
+    week.later(DAY)
+    laptop = watch().page
+    laptop.goto(week.url + "/me")
+    laptop.fill("#recover-input", code)
+    laptop.click("#recover-send")
+    until(lambda: laptop.inner_text("#me-label") == "Bob", 20, "bob's identity on the laptop")
+    laptop.goto(week.url + "/")
+    until(lambda: laptop.locator(f"#my-games a[href='/g/{game_id}/red']").count(), 20,
+          "bob's game on the laptop")  # fmt: skip
+    # From the laptop, without the invite's token, Bob asks Alice for a rematch.
+    laptop.click(f"#my-games a[href='/g/{game_id}/red']")
+    until(lambda: laptop.locator("#rematch-box button").count(), 20, "the rematch button")
+    laptop.click("#rematch-box button")
+    alice.goto(f"{week.url}/g/{game_id}/blue")
+    until(lambda: alice.locator("#rematch-box button").count(), 20, "alice's rematch button")
+    alice.click("#rematch-box button")
+    alice.wait_for_url(re.compile(r"/g/\w+/red$"), timeout=20_000)  # colours swapped
+    rematch_id = alice.get_attribute("#game", "data-game")
+    assert rematch_id != game_id
+    assert week.bingfa.load(rematch_id).created.get("rematch_of") == game_id

@@ -1,6 +1,7 @@
 // The home page: create a game through the API, keep the seat token, go to the game.
 import { api, cap, clear, copyText, el, other, setInvite, setToken } from "./api.js";
 import { duration } from "./clock.js";
+import { clockFields } from "./clock_fields.js";
 
 const form = document.getElementById("new-game");
 const error = document.getElementById("home-error");
@@ -10,30 +11,15 @@ function mode() {
   return form.querySelector("input[name=mode]:checked").value;
 }
 
+const clock = clockFields("");
+
 function showMode() {
   const m = mode();
   const $ = (id) => document.getElementById(id);
   $("level").disabled = m === "friend";
   $("colour").disabled = m === "watch";
-  $("rated").disabled = m !== "friend"; // games against the computer are not rated
-  if (m !== "friend") $("rated").checked = false;
-  const timed = !!$("per-move").value;
-  for (const row of form.querySelectorAll(".clock-only")) row.hidden = !timed;
-  $("clock-fields").hidden = m === "watch";
-  $("on-timeout").disabled = $("rated").checked; // rated: running out of time loses
-  if ($("rated").checked) $("on-timeout").value = "forfeit";
-}
-
-// The time control chosen, as the API takes it (null: no clock).
-function clockChosen() {
-  const $ = (id) => document.getElementById(id);
-  if (mode() === "watch" || !$("per-move").value) return null;
-  return {
-    per_move_seconds: Number($("per-move").value),
-    bank_seconds: Number($("bank").value),
-    vacation_days: Number($("vacation").value),
-    on_timeout: $("on-timeout").value,
-  };
+  clock.hide(m === "watch");
+  clock.show({ ratable: m === "friend" }); // games against the computer are not rated
 }
 
 function showError(message) {
@@ -52,8 +38,8 @@ async function create(event) {
     game: "sun-tzu",
     options: { variant: document.getElementById("variant").value, events: document.getElementById("events").checked },
     seats,
-    rated: document.getElementById("rated").checked,
-    clock: clockChosen(),
+    rated: clock.rated(),
+    clock: clock.chosen(),
   };
   const button = document.getElementById("create");
   button.disabled = true;

@@ -1,6 +1,7 @@
 // "Find a game": the open seeks (refreshed every few seconds), posting a seek, accepting
 // one, and this browser's own seeks with Cancel and, once accepted, a link to the game.
 import { api, cap, clear, el, getToken, setToken } from "./api.js";
+import { clockFields } from "./clock_fields.js";
 
 const REFRESH_MS = 3000;
 const $ = (id) => document.getElementById(id);
@@ -111,40 +112,17 @@ async function cancel(seek) {
   refresh();
 }
 
-function clockOf() {
-  const perMove = $("seek-per-move").value;
-  if (!perMove) return null;
-  return {
-    per_move_seconds: Number(perMove),
-    bank_seconds: Number($("seek-bank").value),
-    vacation_days: Number($("seek-vacation").value || 0),
-    on_timeout: $("seek-rated").checked ? "forfeit" : $("seek-timeout").value,
-  };
-}
-
-// Settings that do not apply are switched off: no clock, no bank; rated games forfeit.
-function showForm() {
-  const clock = !!$("seek-per-move").value;
-  const rated = $("seek-rated").checked;
-  $("seek-bank").disabled = !clock;
-  $("seek-vacation").disabled = !clock;
-  $("seek-timeout").disabled = !clock || rated;
-  if (rated) $("seek-timeout").value = "forfeit";
-}
+const clock = clockFields("seek-");
+const showForm = () => clock.show();
 
 async function post(event) {
   event.preventDefault();
   showError("");
-  const vacation = $("seek-vacation").value;
-  if ($("seek-per-move").value && !/^\d+$/.test(vacation)) {
-    showError("Vacation days is a whole number of days, from 0 to 60.");
-    return;
-  }
   const body = {
     game: "sun-tzu",
     options: { variant: $("seek-variant").value, events: $("seek-events").checked },
-    clock: clockOf(),
-    rated: $("seek-rated").checked,
+    clock: clock.chosen(),
+    rated: clock.rated(),
     colour: $("seek-colour").value,
     nonce: nonce(),
   };

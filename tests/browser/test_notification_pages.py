@@ -99,3 +99,64 @@ def test_each_player_is_told_once(server, watch, shot):
     assert sorted(told) == sorted([joined, turn]), told
     blue.goto(server.url + "/")
     until(lambda: blue.locator("#my-notifications li.unread").count() == 2, 20, "blue's list")
+
+
+class Receiver:
+    """A webhook receiver on a free localhost port that keeps what it is sent."""
+
+    def __init__(self) -> None:
+        import http.server
+        import threading
+
+        got = self.got = []
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers["Content-Length"]))
+                got.append((dict(self.headers), body))
+                self.send_response(204)
+                self.end_headers()
+
+            def log_message(self, *args):  # quiet
+                pass
+
+        self.http = http.server.HTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.http.server_port}/hook"
+        threading.Thread(target=self.http.serve_forever, daemon=True).start()
+
+
+def test_a_player_registers_tests_and_removes_a_webhook_on_the_profile_page(server, watch, shot):
+    import hashlib
+    import hmac
+    import json
+
+    server.app.config["BINGFA_WEBHOOK_ALLOW_LOCAL"] = True
+    receiver = Receiver()
+    try:
+        page = watch().page
+        page.goto(server.url + "/me")
+        page.fill("#hook-url", "ftp://example.com/x")
+        page.click("#hook-save")
+        until(lambda: "http" in page.inner_text("#hook-status"), 20, "the refusal")
+        assert page.locator("#hook-secret-box").is_hidden()
+        page.fill("#hook-url", receiver.url)
+        page.click("#hook-save")
+        secret = until(lambda: page.input_value("#hook-secret"), 20, "the secret, once")
+        until(lambda: page.locator("#hook-test").is_visible(), 20, "the test button")
+        page.click("#hook-test")
+        until(lambda: "delivered" in page.inner_text("#hook-status"), 20, "the test's answer")
+        headers, body = receiver.got[-1]
+        stamp, signed = (part.split("=", 1)[1] for part in headers["X-Bingfa-Signature"].split(","))
+        want = hmac.new(secret.encode(), f"{stamp}.".encode() + body, hashlib.sha256).hexdigest()
+        assert hmac.compare_digest(signed, want) and json.loads(body)["kind"] == "test"
+        until(lambda: page.locator("#hook-deliveries li").count(), 20, "the delivery listed")
+        shot(page, "webhook")
+        page.reload()
+        until(lambda: page.input_value("#hook-url") == receiver.url, 20, "the saved address")
+        assert page.locator("#hook-secret-box").is_hidden()  # never shown again
+        page.once("dialog", lambda dialog: dialog.accept())
+        page.click("#hook-delete")
+        until(lambda: page.inner_text("#hook-status") == "Removed.", 20, "the removal")
+    finally:
+        receiver.http.shutdown()
+        receiver.http.server_close()

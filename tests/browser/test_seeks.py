@@ -66,7 +66,7 @@ def test_a_seek_accepted_in_another_browser_then_a_rematch(server, watch, shot):
     acceptor.goto(f"{server.url}/seeks")
     listed = acceptor.locator(f"#open-seeks [data-seek='{seek_id}']")
     listed.wait_for()
-    assert "Beginner, events, 1 day per move, unrated" in listed.inner_text()
+    assert "Beginner, events, 1 day per move, 7 vacation days, unrated" in listed.inner_text()
     listed.locator("[data-accept]").click()
     acceptor.wait_for_url("**/g/**")
     game_id, acceptor_seat = seat_page(acceptor)

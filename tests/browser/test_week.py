@@ -134,8 +134,10 @@ def test_an_ai_stands_in_for_one_decision_when_the_time_runs_out(week, watch):
     # The test's AI seats play the stand-in's decision; then it is Bob's own again.
     until(lambda: "red" not in week.bingfa.load(game_id).meta.get("standing_in", {}), 20,
           "the stand-in to move")  # fmt: skip
-    until(lambda: kind(bob), 20, "bob's next decision")
-    assert "the computer (medium) makes this decision" in bob.inner_text("#log")
+    until(lambda: "the computer (medium) makes this decision" in bob.inner_text("#log"), 20,
+          "bob's page to tell the stand-in")  # fmt: skip
+    until(lambda: "You chose" in bob.inner_text("#log"), 20,
+          "bob's page to show the Warlord the stand-in chose for him")  # fmt: skip
     assert week.bingfa.load(game_id).seats["red"] == "human"
     assert not over(bob)
 

@@ -23,7 +23,7 @@ one decision for it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -236,7 +236,7 @@ def deadline_ms(meta: Mapping[str, Any], control: TimeControl, seat: str) -> int
 
 
 def expired(meta: Mapping[str, Any], control: TimeControl | None, now_ms: int,
-            exempt: Mapping[str, Any] = ()) -> list[str]:  # fmt: skip
+            exempt: Collection[str] = ()) -> list[str]:  # fmt: skip
     """The seats whose time has run out by ``now_ms`` (seats in ``exempt`` excepted)."""
     if control is None:
         return []
@@ -251,7 +251,7 @@ def expired(meta: Mapping[str, Any], control: TimeControl | None, now_ms: int,
 
 
 def next_deadline(meta: Mapping[str, Any], control: TimeControl | None,
-                  exempt: Mapping[str, Any] = ()) -> int | None:  # fmt: skip
+                  exempt: Collection[str] = ()) -> int | None:  # fmt: skip
     """The earliest deadline among the seats that owe a decision (for the sweep's index)."""
     if control is None:
         return None

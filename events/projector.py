@@ -91,6 +91,12 @@ class LoadedGame:
         return clocks.control_of(self.created)
 
     @property
+    def off_the_clock(self) -> set[str]:
+        """The seats an AI plays now (from the start, handed over, or standing in after a
+        timeout): their time never runs out, since a late AI is the service's fault."""
+        return {seat for seat, kind in self.seats.items() if kind.startswith(clocks.AI_PREFIX)}
+
+    @property
     def draw_offer(self) -> str | None:
         """The seat whose offer of a draw stands, or None."""
         return self.meta.get("draw_offer")

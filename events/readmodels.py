@@ -115,7 +115,7 @@ def entries_for(game: LoadedGame, created_at: str, last_at: str) -> GameEntries:
             "created_at": created_at,
         }
     control = game.control
-    standing_in = game.meta.get("standing_in", {})
+    exempt = game.off_the_clock
     players = {}
     for player, seats in players_of(game).items():
         if outcome is not None:
@@ -138,7 +138,7 @@ def entries_for(game: LoadedGame, created_at: str, last_at: str) -> GameEntries:
             entry["winner"] = outcome.get("winner")
             entry["reason"] = outcome.get("reason")
         if control is not None:
-            own = [clocks.deadline_ms(game.meta, control, s) for s in seats if s not in standing_in]
+            own = [clocks.deadline_ms(game.meta, control, s) for s in seats if s not in exempt]
             own = [d for d in own if d is not None]
             entry["deadline"] = clocks.iso(min(own)) if own and outcome is None else None
             entry["timeouts"] = sum(game.meta["clock"][s]["timeouts"] for s in seats)
@@ -157,7 +157,7 @@ def entries_for(game: LoadedGame, created_at: str, last_at: str) -> GameEntries:
     ai_owed_since = epoch_ms(last_at) if owed and last_at else None
     deadline = None
     if outcome is None:
-        deadline = clocks.next_deadline(game.meta, control, exempt=standing_in)
+        deadline = clocks.next_deadline(game.meta, control, exempt=exempt)
     return GameEntries(game.game_id, game.version, lobby, players, finished, ai_owed_since,
                        deadline)  # fmt: skip
 

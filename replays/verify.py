@@ -477,6 +477,10 @@ class _Rerun:
                 _fail("rules", seq, "actor", SYSTEM, env.actor,
                       f"Event {seq} says a clock ran out, but names {env.actor} as its "
                       "actor instead of the server.")  # fmt: skip
+            if seat in game.off_the_clock:
+                _fail("clock", seq, "payload.seat", "a seat a person plays", seat,
+                      f"Event {seq} says the {seat} seat's time ran out, but the AI was "
+                      "playing it, and an AI's time never runs out.")  # fmt: skip
             due = None if control is None else clocks.deadline_ms(game.meta, control, seat)
             if due is None:
                 _fail("rules", seq, "payload.seat", "a seat on the clock", seat,

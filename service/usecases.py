@@ -282,7 +282,7 @@ class Bingfa:
             if control is None or game.outcome is not None:
                 return []
             late = clocks.expired(game.meta, control, self.now_ms(),
-                                  exempt=game.meta.get("standing_in", {}))  # fmt: skip
+                                  exempt=game.off_the_clock)  # fmt: skip
             if not late:
                 return []
             late.sort(key=lambda seat: clocks.deadline_ms(game.meta, control, seat) or 0)

@@ -226,3 +226,47 @@ def test_the_audit_refuses_a_timeout_that_names_the_wrong_loser(app, clock):
     wrong = {**decided.payload, "winner": "blue"}
     report = verify(forged(record, {n - 2: {"payload": wrong}}))
     assert not report.ok and report.divergence.step == n - 1
+
+
+def test_a_seat_the_ai_plays_never_runs_out_of_time(app, clock):
+    game_id = app.create_game("sun-tzu", {}, {"blue": "human", "red": "ai:random"},
+                              clock={"per_move_seconds": 3600})  # fmt: skip
+    app.join(game_id, "blue", player="p-blue")
+    move(app, game_id, "blue")
+    clock.advance(timedelta(days=2))  # the AI's task was lost: the service's fault
+    assert app.expire(game_id) == []
+    queries = Queries(app.store)
+    assert sweep_deadlines(app, queries, app.now_ms()) == []
+    game = app.load(game_id)
+    assert game.outcome is None and "red" in game.pending
+
+
+def test_the_audit_refuses_a_timeout_of_a_seat_the_ai_played(app, clock):
+    game_id = app.create_game("sun-tzu", {}, {"blue": "human", "red": "ai:random"},
+                              clock={"per_move_seconds": 3600})  # fmt: skip
+    app.join(game_id, "blue", player="p-blue")
+    move(app, game_id, "blue")
+    app.submit(game_id, "blue", {"type": "resign"})
+    record = record_of(app.store, game_id)
+    assert verify(record).ok
+    # A forger rewrites the end: the AI's red seat "ran out of time" and blue won.
+    n = len(record.events)
+    resign_at = record.events[n - 1].at
+    late = dataclasses.replace(
+        record.events[n - 3],
+        type="clock_expired",
+        actor="system",
+        visible_to="all",
+        payload={"seat": "red", "action": "forfeit"},
+    )
+    decided = dataclasses.replace(
+        record.events[n - 2],
+        type="game_decided",
+        actor="system",
+        visible_to="all",
+        payload={"winner": "blue", "reason": "time"},
+    )
+    events = [*record.events[: n - 3], late, decided, record.events[n - 1]]
+    forgery = forged(Record(dict(record.header), tuple(events)), {}, ended_at=resign_at)
+    report = verify(forgery)
+    assert not report.ok and "AI was playing it" in report.divergence.sentence

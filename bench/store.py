@@ -14,12 +14,13 @@ connection settings, one round trip per batch on the raw side.
 (b) events/s folded: ``store.read_for_fold`` (what ``events.projector.load`` reads with) +
     ``rules.fold`` of the game events (system events skipped), as ``events.projector.apply``
     folds them, with a fresh store (cold game cache) vs ``XRANGE`` of the same streams.
-(c) loading a finished game from a snapshot vs from scratch.
+(c) loading a finished game from a snapshot vs from scratch, and as the projector loads it
+    from scratch (``projector_load_ms``: system events, turns and clocks included).
 (d) Redis memory per finished game (``MEMORY USAGE … SAMPLES 0`` of all its keys, plus
     its share of the partition feed).
 
-Prints, last: ``append_ratio_vs_raw_xadd``, ``fold_ratio_vs_raw_xrange``,
-``snapshot_load_ms``, ``redis_bytes_per_game``.
+Prints, last: ``from_scratch_load_ms``, ``projector_load_ms``, ``append_ratio_vs_raw_xadd``,
+``fold_ratio_vs_raw_xrange``, ``snapshot_load_ms``, ``redis_bytes_per_game``.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ import redis
 
 import games
 from events.embedded import start_redis
+from events.projector import load
 from events.redis_store import RedisEventStore, feed_key, partition_of
 from events.schemas import SYSTEM_FIELDS
 from events.store import Snapshot, rules_fingerprint
@@ -228,21 +230,28 @@ class Bench:
             tails.append(tail)
         return round(statistics.mean(tails))
 
-    def load_times(self, ids: list[str]) -> tuple[float, float]:
-        """Mean ms per game: from scratch, from the snapshot (fresh store each pass)."""
-        scratch_store, snap_store = RedisEventStore(self.client), RedisEventStore(self.client)
-        scratch, snap = [], []
+    def load_times(self, ids: list[str]) -> tuple[float, float, float]:
+        """Mean ms per game: from scratch, from the snapshot (fresh store each pass), and
+        as the write path and the projector load a game from scratch (``projector.load``:
+        the system events too, the turns and clocks at the end of every append)."""
+        stores = [RedisEventStore(self.client) for _ in range(3)]
+        scratch, snap, projected = [], [], []
         for gid in ids:
             t0 = time.perf_counter()
-            full, _ = fold_game(scratch_store, self.rules, gid)
+            full, _ = fold_game(stores[0], self.rules, gid)
             t1 = time.perf_counter()
-            fast, _ = load_from_snapshot(snap_store, self.rules, gid)
+            fast, _ = load_from_snapshot(stores[1], self.rules, gid)
             t2 = time.perf_counter()
+            game = load(stores[2], gid, use_snapshot=False)
+            t3 = time.perf_counter()
             if self.rules.dump_state(full) != self.rules.dump_state(fast):
                 raise AssertionError(f"{gid}: the snapshot load differs from the full fold")
+            if self.rules.dump_state(full) != self.rules.dump_state(game.state):
+                raise AssertionError(f"{gid}: the projector's load differs from the full fold")
             scratch.append(t1 - t0)
             snap.append(t2 - t1)
-        return statistics.mean(scratch) * 1e3, statistics.mean(snap) * 1e3
+            projected.append(t3 - t2)
+        return tuple(statistics.mean(t) * 1e3 for t in (scratch, snap, projected))
 
     # (d) ------------------------------------------------------------------------------
     def memory(self, ids: list[str], feed_bytes: int) -> dict[str, float]:
@@ -320,8 +329,9 @@ def main(argv: list[str] | None = None) -> None:
             feed = bench.feed_bytes() - feed_before
             tail = bench.put_snapshots(ids)
             loads = [bench.load_times(ids) for _ in range(args.rounds)]
-            scratch_ms = min(s for s, _ in loads)
-            snap_ms = min(s for _, s in loads)
+            scratch_ms = min(s for s, _, _ in loads)
+            snap_ms = min(s for _, s, _ in loads)
+            projector_ms = min(p for _, _, p in loads)
             memory = bench.memory(ids, feed)
         finally:
             bench.cleanup()
@@ -361,7 +371,10 @@ def main(argv: list[str] | None = None) -> None:
         f"(c) load a finished game, snapshot before its last command (tail {tail} events):"
         " get_snapshot + load_state + read(after) + fold tail, vs read + fold from scratch"
     )
+    print("    projector_load_ms: events.projector.load from scratch (system events, turns and")
+    print("    clocks at the end of every append), as the write path loads an unknown game")
     print(f"from_scratch_load_ms: {scratch_ms:.2f} ms")
+    print(f"projector_load_ms: {projector_ms:.2f} ms")
     print(f"append_ratio_vs_raw_xadd: {append_rate / raw_rate:.2f}")
     print(f"fold_ratio_vs_raw_xrange: {fold_rate / xrange_rate:.2f}")
     print(f"snapshot_load_ms: {snap_ms:.2f} ms")

@@ -258,3 +258,13 @@ def next_deadline(meta: Mapping[str, Any], control: TimeControl | None,
     found = [deadline_ms(meta, control, s) for s in meta.get("turns", {}) if s not in exempt]
     found = [d for d in found if d is not None]
     return min(found) if found else None
+
+
+def first_out(meta: Mapping[str, Any], control: TimeControl, late: Collection[str]) -> list[str]:
+    """Of the seats whose time has run out, those whose time ran out first (several when
+    their deadlines are the same moment: seats that began to owe together, as in a
+    simultaneous placement, with the same time left). When a seat forfeits on time, these
+    lose: one alone loses to the other, together they draw."""
+    due = {seat: deadline_ms(meta, control, seat) for seat in late}
+    first = min(due.values())
+    return sorted(seat for seat, at in due.items() if at == first)

@@ -233,6 +233,11 @@ class NotificationStore:
                                 k("out")],
                           args=[n.id, at_ms, body, now_ms - MAX_AGE_MS, LIST_SIZE])  # fmt: skip
         if not found:
+            # Seen before. Its delivery may still wait in ``out`` without an outbox entry
+            # (a process died between the script and the ZADD below): put it back, so the
+            # retried projection repairs it. NX: a delivery already waiting keeps its time.
+            if self.redis.hexists(k("out"), n.id):
+                self.redis.zadd(OUTBOX, {f"{n.player} {n.id}": now_ms}, nx=True)
             return 0, False
         seq, queued = int(found[0]), bool(found[1])
         if queued:  # the outbox is one key for every player: a command of its own

@@ -141,15 +141,20 @@ def apply(game: LoadedGame, envelopes: Iterable[Envelope]) -> LoadedGame:
     meta = dict(game.meta)
     run: list[dict[str, Any]] = []  # game events not folded yet: folded together (cheaper)
     last = opener = None
+    by_system = False
     control = clocks.control_of(meta.get("created", {}))
     for env in envelopes:
         kind = env.type
         if kind in SYSTEM_FIELDS and run:
             state, run = rules.fold(run, state), []
         if kind in APPEND_STARTS and last is not None:
-            _append_ended(meta, rules, state, last, opener)
+            _append_ended(meta, rules, state, last, opener, by_system)
         if kind in APPEND_STARTS:
             opener = env
+            # A stand-in AI's decision is nobody's own move: its seat is told of what follows.
+            by_system = kind == "clock_expired" or (
+                kind == "command_given" and env.payload["seat"] in meta.get("standing_in", {})
+            )
         if kind in SYSTEM_FIELDS:
             payload = env.payload
             if kind == "command_given":
@@ -197,17 +202,19 @@ def apply(game: LoadedGame, envelopes: Iterable[Envelope]) -> LoadedGame:
     if run:
         state = rules.fold(run, state)
     if last is not None:
-        _append_ended(meta, rules, state, last, opener)
+        _append_ended(meta, rules, state, last, opener, by_system)
         game.version, game.last_hash = last.seq, last.hash
         meta["last_at"] = last.at
     game.state, game.meta = state, meta
     return game
 
 
-def _append_ended(meta: dict[str, Any], rules: Any, state: Any, last: Any, opener: Any) -> None:
-    """The turns after the append that ``opener`` began and ``last`` ended."""
+def _append_ended(meta: dict[str, Any], rules: Any, state: Any, last: Any, opener: Any,
+                  by_system: bool) -> None:  # fmt: skip
+    """The turns after the append that ``opener`` began and ``last`` ended: begun by the
+    seat that opened it, or by the system (the deal, a clock, a stand-in AI)."""
     by = "system"
-    if opener is not None and opener.type != "clock_expired":
+    if opener is not None and not by_system:
         by = opener.payload.get("seat") or "system"
     clocks.append_ended(meta, pending_of(rules, state, meta), last.seq, last.at, by)
 

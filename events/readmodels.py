@@ -304,11 +304,12 @@ class ReadModels:
         game = load(store, game_id)  # the whole game now: may be past ``seq``, all the better
         created_at = game.meta["created_at"] if game.open_seats else ""
         entries = entries_for(game, created_at, game.meta["last_at"])
-        if not self.write(entries):
-            return "stale"
+        # The followers go first: the position written after them is what makes a
+        # redelivery a no-op, so a follower that failed (or a process that died) is
+        # followed again on the retry. Following twice does no harm (they are idempotent).
         for follower in self.followers:
             follower.follow(game, entries)
-        return "written"
+        return "written" if self.write(entries) else "stale"
 
     # -- reading ------------------------------------------------------------------------
     def _all(self, make_key, command: str, *args: Any) -> list[Any]:

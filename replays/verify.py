@@ -460,9 +460,13 @@ class _Rerun:
         return state
 
     def game_before(self, i: int) -> LoadedGame:
-        """The game as the projector folds the first ``i`` events (its turns and clocks)."""
-        return apply(LoadedGame(self.key, self.rules, state=self.rules.initial()),
-                     self.events[:i])  # fmt: skip
+        """The game as the projector folds the first ``i`` events (its turns and clocks),
+        folded on from where the last call left it (the re-run only goes forward)."""
+        folded, at = getattr(self, "_folded", (None, 0))
+        if folded is None or at > i:
+            folded, at = LoadedGame(self.key, self.rules, state=self.rules.initial()), 0
+        self._folded = (apply(folded, self.events[at:i]), i)
+        return self._folded[0]
 
     def off_board(self, i: int) -> int:
         """Check a vacation, a draw offer or answer, or a clock that ran out, against the
@@ -473,33 +477,7 @@ class _Rerun:
         game = self.game_before(i)
         control = game.control
         if env.type == "clock_expired":
-            if env.actor != SYSTEM:
-                _fail("rules", seq, "actor", SYSTEM, env.actor,
-                      f"Event {seq} says a clock ran out, but names {env.actor} as its "
-                      "actor instead of the server.")  # fmt: skip
-            if seat in game.off_the_clock:
-                _fail("clock", seq, "payload.seat", "a seat a person plays", seat,
-                      f"Event {seq} says the {seat} seat's time ran out, but the AI was "
-                      "playing it, and an AI's time never runs out.")  # fmt: skip
-            due = None if control is None else clocks.deadline_ms(game.meta, control, seat)
-            if due is None:
-                _fail("rules", seq, "payload.seat", "a seat on the clock", seat,
-                      f"Event {seq} says the {seat} seat's time ran out, but it had no "
-                      "clock running.")  # fmt: skip
-            if clocks.ms(env.at) < due:
-                _fail("clock", seq, "at", clocks.iso(due), env.at,
-                      f"Event {seq} says the {seat} seat's time ran out at {env.at}, "
-                      f"before its deadline {clocks.iso(due)}.")  # fmt: skip
-            if payload.get("action") != control.on_timeout:
-                _fail("rules", seq, "payload.action", control.on_timeout,
-                      payload.get("action"), f"Event {seq} does "
-                      f"{payload.get('action')!r} on timeout, but the game was created "
-                      f"with {control.on_timeout!r}.")  # fmt: skip
-            self.checked.add("clocks")
-            if control.on_timeout != clocks.FORFEIT:
-                return i + 1
-            winner = next(s for s in game.seats if s != seat)
-            return self.decision(i + 1, env, {"winner": winner, "reason": "time"})
+            return self.clocks_expired(i, game)
         if env.actor != seat or seat not in game.joined:
             _fail("rules", seq, "actor", seat, env.actor,
                   f"Event {seq} ({env.type}) is the {seat} seat's, but names "
@@ -521,6 +499,54 @@ class _Rerun:
         if env.type == "draw_accepted":
             return self.decision(i + 1, env, {"winner": None, "reason": "agreement"})
         return i + 1
+
+    def clocks_expired(self, i: int, game: LoadedGame) -> int:
+        """The ``clock_expired`` events written together from index ``i``: each at or after
+        its seat's deadline, with the game's action; on a forfeit, exactly the seats whose
+        time ran out first, then the ``game_decided`` that follows from them."""
+        control = game.control
+        group = [self.events[i]]
+        while (i + len(group) < self.n and self.events[i + len(group)].type == "clock_expired"
+               and self.events[i + len(group)].at == group[0].at):  # fmt: skip
+            group.append(self.events[i + len(group)])
+        for env in group:
+            seq, seat = env.seq, env.payload.get("seat")
+            if env.actor != SYSTEM:
+                _fail("rules", seq, "actor", SYSTEM, env.actor,
+                      f"Event {seq} says a clock ran out, but names {env.actor} as its "
+                      "actor instead of the server.")  # fmt: skip
+            if seat in game.off_the_clock:
+                _fail("clock", seq, "payload.seat", "a seat a person plays", seat,
+                      f"Event {seq} says the {seat} seat's time ran out, but the AI was "
+                      "playing it, and an AI's time never runs out.")  # fmt: skip
+            due = None if control is None else clocks.deadline_ms(game.meta, control, seat)
+            if due is None:
+                _fail("rules", seq, "payload.seat", "a seat on the clock", seat,
+                      f"Event {seq} says the {seat} seat's time ran out, but it had no "
+                      "clock running.")  # fmt: skip
+            if clocks.ms(env.at) < due:
+                _fail("clock", seq, "at", clocks.iso(due), env.at,
+                      f"Event {seq} says the {seat} seat's time ran out at {env.at}, "
+                      f"before its deadline {clocks.iso(due)}.")  # fmt: skip
+            if env.payload.get("action") != control.on_timeout:
+                _fail("rules", seq, "payload.action", control.on_timeout,
+                      env.payload.get("action"), f"Event {seq} does "
+                      f"{env.payload.get('action')!r} on timeout, but the game was created "
+                      f"with {control.on_timeout!r}.")  # fmt: skip
+        self.checked.add("clocks")
+        end = i + len(group)
+        if control.on_timeout != clocks.FORFEIT:
+            return end
+        seats = [env.payload.get("seat") for env in group]
+        late = clocks.expired(game.meta, control, clocks.ms(group[0].at), game.off_the_clock)
+        first = clocks.first_out(game.meta, control, late)
+        if sorted(seats) != first:
+            _fail("clock", group[0].seq, "payload.seat", first, seats,
+                  f"Event {group[0].seq} forfeits {', '.join(seats)} on time, but the "
+                  f"time of {', '.join(first)} ran out first.")  # fmt: skip
+        others = [s for s in game.seats if s not in seats]
+        winner = others[0] if len(others) == 1 else None
+        return self.decision(end, group[-1], {"winner": winner, "reason": "time"})
 
     def decision(self, j: int, cause: Envelope, decided: dict[str, Any]) -> int:
         """The ``game_decided`` that must follow ``cause`` at index ``j``."""

@@ -370,8 +370,11 @@ def up(args: argparse.Namespace, console: Console) -> int:
                 return 1
             env["REDIS_URL"] = redis[0].url
             env.setdefault("CELERY_BROKER_URL", redis[0].url.rsplit("/", 1)[0] + "/1")
-            # The embedded default runs on one machine: a webhook receiver on it is fine.
-            env.setdefault("BINGFA_WEBHOOK_ALLOW_LOCAL", "1")
+            # The embedded default serves this machine only: a webhook receiver on it is
+            # fine. Served to a network, local addresses stay refused (else anyone could
+            # make the server post to this machine's other ports).
+            if host in ("127.0.0.1", "localhost", "::1"):
+                env.setdefault("BINGFA_WEBHOOK_ALLOW_LOCAL", "1")
             console.print(
                 f"Redis: bundled redis-server at {redis[0].url} (Celery broker: db 1), "
                 f"AOF in {escape(str(redis[0].data_dir))}",

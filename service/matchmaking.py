@@ -26,7 +26,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from events import clocks
-from events.store import InMemoryEventStore
 from games.base import RulesError
 from service import access
 from service.usecases import MAX_NONCE_LENGTH, Bingfa, Forbidden, NotFound
@@ -491,13 +490,14 @@ class Matchmaking:
         return self.store.get(seek["id"]) or seek, token
 
     def _check_game(self, game: str, options: Mapping[str, Any], clock: Any, rated: bool):
-        """Refuse what ``create_game`` would refuse, by asking it: a game of two humans
-        made in a throwaway store with the same rules, AI levels and clock."""
-        trial = Bingfa(InMemoryEventStore(), registry=self.bingfa.registry,
-                       ai_levels=self.bingfa.ai_levels, clock=self.bingfa.clock)  # fmt: skip
+        """Refuse what ``create_game`` would refuse (the same check, writing nothing); an
+        unknown game is a bad field of the seek here, not a missing resource."""
         rules = self.bingfa.registry.get(game)
         seats = {seat: "human" for seat in getattr(rules, "seats", ())}
-        trial.create_game(game, options, seats, rated=rated, clock=clock)
+        try:
+            self.bingfa.check_new_game(game, options, seats, rated=rated, clock=clock)
+        except NotFound as error:
+            raise RulesError(str(error)) from None
 
     def listing(self) -> list[dict[str, Any]]:
         return self.store.open_seeks(self._cutoff())

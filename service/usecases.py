@@ -30,6 +30,19 @@ MAX_NONCE_LENGTH = 200
 HINT_LEVEL = "medium"  # strong enough to teach, quick enough to answer at once
 
 
+def over_text(game: LoadedGame) -> str:
+    """Why a game that ended takes no more: its end, in a sentence."""
+    decided = game.decided or {}
+    if decided.get("reason") == "time":
+        out = [s for s in game.seats if s != decided.get("winner")]
+        if decided.get("winner") is None:
+            return "the game is over: both players ran out of time at once, a draw"
+        return f"the game is over: {' and '.join(out)} ran out of time, {decided['winner']} wins"
+    if decided.get("reason") == "agreement":
+        return "the game is over: it was agreed a draw"
+    return "the game is over"
+
+
 class NotFound(LookupError):
     """No such game or seat."""
 
@@ -83,6 +96,43 @@ class Bingfa:
         (seat → hash of its token) is kept server-side before the game exists. ``clock``
         is a time control (``events.clocks.parse``); ``extra`` further ``game_created``
         fields (``rematch_of``, ``seek``)."""
+        rules, options, clock = self.check_new_game(game, options, seats, rated, clock)
+        game_id = self.token(9)
+        seed = self.token(32)
+        self.store.put_secret(game_id, json.dumps({"seed": seed, "nonces": {}}))
+        if access is not None:
+            self.store.put_secret(game_id, json.dumps(dict(access)), "access")
+        created = {
+            "type": "game_created",
+            "visible_to": "all",
+            "game": game,
+            "rules_version": rules.version,
+            "options": options,
+            "seats": dict(seats),
+            "seed_sha256": commitment(seed),
+        }
+        if rated:
+            created["rated"] = True
+        if clock is not None:
+            created["clock"] = clock
+        created.update(extra or {})
+        self.store.append(game_id, 0, [created], at=self.now())
+        for seat, kind in seats.items():
+            if kind != "human":
+                self.join(game_id, seat, player=kind)
+        return game_id
+
+    def check_new_game(
+        self,
+        game: str,
+        options: Mapping[str, Any] | None,
+        seats: Mapping[str, str],
+        rated: bool = False,
+        clock: Mapping[str, Any] | None = None,
+    ) -> tuple[Any, dict[str, Any], dict[str, Any] | None]:
+        """(rules, options, clock as stored) of a game ``create_game`` would make, or the
+        refusal it would give (NotFound for an unknown game, else RulesError): writes
+        nothing, so a seek can be checked long before its game exists."""
         rules = self.registry.get(game)
         if rules is None:
             raise NotFound(f"there is no game called {game!r}")
@@ -109,30 +159,7 @@ class Bingfa:
                 if rated:  # else a player could let a strong AI play for them on purpose
                     raise RulesError("in a rated game a seat whose time runs out forfeits: "
                                      'choose on_timeout "forfeit"')  # fmt: skip
-        game_id = self.token(9)
-        seed = self.token(32)
-        self.store.put_secret(game_id, json.dumps({"seed": seed, "nonces": {}}))
-        if access is not None:
-            self.store.put_secret(game_id, json.dumps(dict(access)), "access")
-        created = {
-            "type": "game_created",
-            "visible_to": "all",
-            "game": game,
-            "rules_version": rules.version,
-            "options": options,
-            "seats": dict(seats),
-            "seed_sha256": commitment(seed),
-        }
-        if rated:
-            created["rated"] = True
-        if clock is not None:
-            created["clock"] = clock
-        created.update(extra or {})
-        self.store.append(game_id, 0, [created], at=self.now())
-        for seat, kind in seats.items():
-            if kind != "human":
-                self.join(game_id, seat, player=kind)
-        return game_id
+        return rules, options, clock
 
     # -- join --------------------------------------------------------------------------
     def join(
@@ -187,6 +214,9 @@ class Bingfa:
         fresh = game is None
         if game is None:
             game = self._load(game_id)
+        if self._overdue(game):  # a clock ran out and the sweep has not come by yet
+            self.expire(game_id)
+            game, fresh = self._load(game_id), True
         reloaded = False
         while True:
             try:
@@ -251,8 +281,11 @@ class Bingfa:
         game = self._load(game_id)
         if seat not in game.seats:
             raise NotFound(f"there is no seat {seat!r}; the seats are " + ", ".join(game.seats))
+        if self._overdue(game):
+            self.expire(game_id)
+            game = self._load(game_id)
         if game.outcome is not None:
-            raise RulesError("the game is over")
+            raise RulesError(over_text(game))
         if seat not in game.joined:
             raise RulesError(f"the {seat} seat has not been taken yet")
         if game.seats[seat] != "human":
@@ -285,16 +318,16 @@ class Bingfa:
                                   exempt=game.off_the_clock)  # fmt: skip
             if not late:
                 return []
-            late.sort(key=lambda seat: clocks.deadline_ms(game.meta, control, seat) or 0)
             if control.on_timeout == clocks.FORFEIT:
-                late = late[:1]  # the first whose time ran out loses; the game ends there
+                late = clocks.first_out(game.meta, control, late)  # the game ends there
             events: list[dict[str, Any]] = [
                 {"type": "clock_expired", "visible_to": "all", "seat": seat,
                  "action": control.on_timeout}
                 for seat in late
             ]  # fmt: skip
             if control.on_timeout == clocks.FORFEIT:
-                winner = next(s for s in game.seats if s != late[0])
+                others = [s for s in game.seats if s not in late]
+                winner = others[0] if len(others) == 1 else None  # out together: a draw
                 events.append({"type": "game_decided", "visible_to": "all", "winner": winner,
                                "reason": "time"})  # fmt: skip
             if events[-1]["type"] == "game_decided":
@@ -347,12 +380,23 @@ class Bingfa:
         ]
         return self._write(game, seat, events)
 
+    def _overdue(self, game: LoadedGame) -> bool:
+        """Has a seat's time run out by now (the sweep will come, but a write now must see
+        the game as it stands: ended, or with the AI on the seat's decision)?"""
+        control = game.control
+        if control is None or game.outcome is not None:
+            return False
+        return bool(clocks.expired(game.meta, control, self.now_ms(), game.off_the_clock))
+
     def _running(self, game_id: str, seat: str) -> LoadedGame:
         game = self._load(game_id)
         if seat not in game.seats:
             raise NotFound(f"there is no seat {seat!r}; the seats are " + ", ".join(game.seats))
+        if self._overdue(game):
+            self.expire(game_id)
+            game = self._load(game_id)
         if game.outcome is not None:
-            raise RulesError("the game is over")
+            raise RulesError(over_text(game))
         if not game.dealt:
             raise RulesError("the game has not started yet")
         return game
@@ -424,7 +468,7 @@ class Bingfa:
         if seat not in game.seats:
             raise NotFound(f"there is no seat {seat!r}; the seats are " + ", ".join(game.seats))
         if game.decided is not None:
-            raise RulesError("the game is over")
+            raise RulesError(over_text(game))
         if not game.dealt:
             waiting = ", ".join(game.open_seats)
             raise RulesError(f"the game has not started: waiting for {waiting} to take a seat")

@@ -9,12 +9,14 @@ left waiting.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from events.projector import LoadedGame
 from workers.celery_app import AI_QUEUE, ANALYSIS_QUEUE, ARCHIVE_GAME, PLAY_AI_MOVE
 
 AI_PREFIX = "ai:"
+log = logging.getLogger(__name__)
 
 
 def ai_level(kind: str | None) -> str | None:
@@ -119,4 +121,6 @@ def sweep_deadlines(bingfa: Any, models: Any, now_ms: int) -> list[tuple[str, st
             enforced += [(game_id, seat) for seat in bingfa.expire(game_id)]
         except LookupError:  # gone since the read model was written
             continue
+        except Exception:  # one broken game must not keep the clocks of the others waiting
+            log.exception("could not enforce the deadline of game %s", game_id)
     return enforced

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from events.notifications import DIGEST, NotificationStore, payload
+from events.notifications import DIGEST, OUTBOX, NotificationStore, payload
 
 TIMEOUT_S = 5.0
 MAX_ATTEMPTS = 8
@@ -185,20 +185,32 @@ class Webhooks:
         return self.send(url, body, headers)
 
     def sweep_outbox(self, now_ms: int, limit: int = PER_SWEEP) -> dict[str, int]:
-        """Send the deliveries due by ``now_ms``: counts of sent, retried, given up."""
+        """Send the deliveries due by ``now_ms``: counts of sent, retried, given up.
+
+        Sending takes time (up to ``TIMEOUT_S`` a delivery), so each claim and each retry
+        is timed from ``now_ms`` plus the time the sweep has taken so far, and the sweep
+        stops claiming before a claim could outlive its lease while it is still sending
+        (another sweep would then take it and send it a second time)."""
         counts = {"sent": 0, "retry": 0, "given_up": 0}
+        started = time.monotonic()
         for _ in range(limit):
-            claimed = self.store.claim(now_ms, LEASE_MS)
+            spent_ms = int((time.monotonic() - started) * 1000)
+            if spent_ms + 2 * TIMEOUT_S * 1000 > LEASE_MS:
+                break  # the next sweep takes the rest
+            claimed = self.store.claim(now_ms + spent_ms, LEASE_MS)
             if not claimed:
                 break
             player, delivery_id = claimed[0]
-            counts[self._one(player, delivery_id, now_ms)] += 1
+            counts[self._one(player, delivery_id, now_ms + spent_ms)] += 1
         return counts
 
     def _one(self, player: str, delivery_id: str, now_ms: int) -> str:
         record = self.store.delivery(player, delivery_id)
         hook = self.store.webhook(player)
-        if record is None or hook is None:  # the webhook was removed meanwhile
+        if record is None:  # finished meanwhile: only its outbox entry was left
+            self.store.redis.zrem(OUTBOX, f"{player} {delivery_id}")
+            return "given_up"
+        if hook is None:  # the webhook was removed meanwhile
             self.store.finish(player, delivery_id, {"id": delivery_id, "result": "dropped"})
             return "given_up"
         attempts = int(record.get("attempts", 0)) + 1

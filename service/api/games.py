@@ -16,7 +16,7 @@ from events.schemas import SYSTEM_FIELDS
 from service import access, schemas
 from service.problems import Unauthorized, problem_abort
 from service.security import limit_writes
-from service.usecases import HINT_LEVEL, Bingfa
+from service.usecases import HINT_LEVEL, Bingfa, Forbidden
 
 blp = Blueprint("games", __name__, url_prefix="/api/games", description="Games and moves")
 
@@ -55,6 +55,10 @@ def player_seat(game_id: str) -> str | None:
 def acting_seat(game_id: str, refusal: str) -> str:
     """The caller's seat, for an endpoint only a seat may use (401 with ``refusal``)."""
     seat = caller_seat(game_id)
+    wanted = request.headers.get(SEAT_HEADER)
+    if seat is None and wanted and session.get("player"):
+        raise Forbidden(f"this browser did not take the {wanted} seat: open the invite link "
+                        "for it, or carry your identity here with a recovery code")  # fmt: skip
     if seat is None:
         raise Unauthorized(refusal)
     return seat

@@ -60,7 +60,7 @@ def play(bingfa: Bingfa, clock: Clock, blue: str, red: str, result: str, rated: 
     for seat, player in (("blue", blue), ("red", red)):
         if seats[seat] == "human":
             bingfa.join(game_id, seat, player=player)
-    clock.tick(minutes=1)
+    clock.tick(seconds=30)  # within a minute's clock: nobody's time is up yet
     if result in ("blue", "red"):
         loser = "red" if result == "blue" else "blue"
         bingfa.submit(game_id, loser, {"type": "resign"})

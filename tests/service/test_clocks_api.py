@@ -119,8 +119,11 @@ def test_draw_and_vacation_refusals_say_why_and_append_nothing(app):
 
 
 def test_a_game_past_its_deadline_ends_and_says_so(app, clock):
-    game_id, blue, _, _ = started(app)
+    game_id, blue, red, _ = started(app)
     bingfa = app.extensions["bingfa"]
+    game = bingfa.load(game_id)
+    warlord = game.rules.legal(game.state, "red")[0]  # red chooses; blue never does
+    assert red.post(f"/api/games/{game_id}/commands", json={"command": warlord}).status_code == 201
     clock.now += timedelta(days=1, hours=1)
     assert sweep_deadlines(bingfa, app.extensions["queries"], bingfa.now_ms()) == [
         (game_id, "blue")

@@ -61,24 +61,38 @@ def move(app, game_id, seat, rng=None):
     return app.submit(game_id, seat, command)
 
 
-def test_a_game_left_idle_past_its_deadline_is_forfeited_by_the_sweep(app, clock):
+def test_a_game_left_idle_past_its_deadline_is_ended_by_the_sweep(app, clock):
     game_id = start(app)
     queries = Queries(app.store)
     clock.advance(DAY - timedelta(seconds=1))
     assert sweep_deadlines(app, queries, app.now_ms()) == []
     clock.advance(timedelta(seconds=1))
-    # Both seats owe their first placement: the first whose time ran out loses (a tie
-    # goes in seat order), and the game ends at once with the seed revealed.
-    assert sweep_deadlines(app, queries, app.now_ms()) == [(game_id, "blue")]
+    # Both seats owed their first placement from the same moment: their time ran out
+    # together, so neither outlasted the other: a draw on time, with the seed revealed.
+    assert sweep_deadlines(app, queries, app.now_ms()) == [(game_id, "blue"), (game_id, "red")]
     game = app.load(game_id)
-    assert game.outcome == {"winner": "red", "reason": "time"}
+    assert game.outcome == {"winner": None, "reason": "time"}
     assert game.pending == {}
-    tail = [e.type for e in app.store.read(game_id)][-3:]
-    assert tail == ["clock_expired", "game_decided", "seed_revealed"]
-    assert app.store.read(game_id)[-3].actor == "system"
+    tail = [e.type for e in app.store.read(game_id)][-4:]
+    assert tail == ["clock_expired", "clock_expired", "game_decided", "seed_revealed"]
+    assert {e.actor for e in app.store.read(game_id)[-4:]} == {"system"}
     assert sweep_deadlines(app, queries, app.now_ms()) == []  # once only
     with pytest.raises(RulesError, match="over"):
         move(app, game_id, "red")
+    assert verify(record_of(app.store, game_id)).ok
+
+
+def test_of_two_seats_out_of_time_the_first_out_loses(app, clock):
+    game_id = start(app, bank_seconds=3600)
+    clock.advance(timedelta(hours=2))
+    move(app, game_id, "red")
+    clock.advance(timedelta(hours=22, minutes=30))
+    move(app, game_id, "blue")  # a day and half an hour: half of blue's bank is spent
+    assert app.load(game_id).meta["clock"]["blue"]["bank"] == 1_800_000
+    clock.advance(DAY + timedelta(minutes=35))  # both owe since the same moment
+    assert app.expire(game_id) == ["blue"]
+    assert app.load(game_id).outcome == {"winner": "red", "reason": "time"}
+    assert verify(record_of(app.store, game_id)).ok
 
 
 def test_the_seat_that_moved_is_not_the_one_that_times_out(app, clock):
@@ -202,12 +216,13 @@ def forged(record, changes, **header):
 
 def test_the_audit_refuses_a_timeout_written_before_the_deadline(app, clock):
     game_id = start(app)
+    move(app, game_id, "blue")
     clock.advance(DAY)
-    app.expire(game_id)
+    assert app.expire(game_id) == ["red"]
     record = record_of(app.store, game_id)
     assert verify(record).ok
     assert "clocks" in verify(record).checks
-    early = "2026-12-01T21:00:00.000Z"  # twelve hours into blue's day
+    early = "2026-12-01T21:00:00.000Z"  # twelve hours into red's day
     n = len(record.events)
     report = verify(forged(record, {i: {"at": early} for i in range(n - 3, n)}, ended_at=early))
     assert not report.ok
@@ -218,12 +233,13 @@ def test_the_audit_refuses_a_timeout_written_before_the_deadline(app, clock):
 
 def test_the_audit_refuses_a_timeout_that_names_the_wrong_loser(app, clock):
     game_id = start(app)
+    move(app, game_id, "blue")
     clock.advance(DAY)
-    app.expire(game_id)
+    assert app.expire(game_id) == ["red"]
     record = record_of(app.store, game_id)
     n = len(record.events)
     decided = record.events[n - 2]
-    wrong = {**decided.payload, "winner": "blue"}
+    wrong = {**decided.payload, "winner": "red"}
     report = verify(forged(record, {n - 2: {"payload": wrong}}))
     assert not report.ok and report.divergence.step == n - 1
 
@@ -270,3 +286,36 @@ def test_the_audit_refuses_a_timeout_of_a_seat_the_ai_played(app, clock):
     forgery = forged(Record(dict(record.header), tuple(events)), {}, ended_at=resign_at)
     report = verify(forgery)
     assert not report.ok and "AI was playing it" in report.divergence.sentence
+
+
+def test_a_late_seat_finds_the_game_ended_before_the_sweep_comes_by(app, clock):
+    game_id = start(app, vacation_days=3)
+    move(app, game_id, "red")
+    app.draw(game_id, "red", "offer")
+    clock.advance(DAY + timedelta(minutes=1))  # blue's time has run out; no sweep yet
+    with pytest.raises(RulesError, match="blue ran out of time, red wins"):
+        app.draw(game_id, "blue", "accept")  # too late to take the draw instead
+    types = [e.type for e in app.store.read(game_id)]
+    assert types.count("clock_expired") == 1 and "draw_accepted" not in types
+    assert app.load(game_id).outcome == {"winner": "red", "reason": "time"}
+    for late in (lambda: app.take_vacation(game_id, "blue", 1),
+                 lambda: move(app, game_id, "blue")):  # fmt: skip
+        with pytest.raises(RulesError, match="ran out of time"):
+            late()
+    assert "vacation_taken" not in [e.type for e in app.store.read(game_id)]
+
+
+def test_one_broken_game_does_not_keep_the_sweep_from_the_others(app, clock, monkeypatch):
+    broken, fine = start(app), start(app)
+    clock.advance(2 * DAY)
+    enforce = app.expire
+
+    def expire(game_id):
+        if game_id == broken:
+            raise RuntimeError("a game whose secret was lost")
+        return enforce(game_id)
+
+    monkeypatch.setattr(app, "expire", expire)
+    assert sweep_deadlines(app, Queries(app.store), app.now_ms()) == [(fine, "blue"),
+                                                                      (fine, "red")]  # fmt: skip
+    assert app.load(fine).outcome is not None and app.load(broken).outcome is None

@@ -73,7 +73,7 @@ def test_an_idle_game_is_forfeited_by_the_beat_task_without_anyone_touching_it(w
     clock.now += timedelta(days=3)
     assert sweep_deadlines_task.run() >= 1
     game = app.load(game_id)
-    assert game.outcome == {"winner": "red", "reason": "time"}
+    assert game.outcome == {"winner": None, "reason": "time"}  # both out together: a draw
     models.project(app.store, game_id)
     assert game_id not in models.deadlines_before(app.now_ms() + 10**12)
     assert models.games_of("alice")[0]["status"] == "finished"

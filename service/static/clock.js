@@ -46,6 +46,7 @@ function tick() {
   if (!shown) return;
   const { game, me, node } = shown;
   const now = Date.now() + skew;
+  const control = game.clock.control;
   const rows = Object.entries(game.clock.seats).map(([seat, c]) => {
     const who = seat === me ? `You (${cap(seat)})` : cap(seat);
     let left;
@@ -56,7 +57,8 @@ function tick() {
     const away = c.away_until && Date.parse(c.away_until) > now ? `on vacation until ${new Date(c.away_until).toLocaleString()}` : null;
     return el("li", { "data-seat": seat, class: c.running && !game.outcome ? "running" : "" },
       el("strong", {}, who), ": ", el("span", { class: "time-left" }, left),
-      el("span", { class: "muted" }, ` · bank ${duration(c.bank_ms)} · ${c.vacation_days_left} vacation day${c.vacation_days_left === 1 ? "" : "s"} left`),
+      control.bank_seconds ? el("span", { class: "muted" }, ` · bank ${duration(c.bank_ms)}`) : null,
+      control.vacation_days ? el("span", { class: "muted" }, ` · ${c.vacation_days_left} vacation day${c.vacation_days_left === 1 ? "" : "s"} left`) : null,
       away ? el("span", { class: "away" }, ` · ${away}`) : null,
       c.timeouts ? el("span", { class: "timeouts" }, ` · ran out of time ${c.timeouts}×`) : null);
   });

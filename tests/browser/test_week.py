@@ -68,6 +68,18 @@ def create_timed_game(page, url, per_move="86400", on_timeout="forfeit", rated=F
     return link
 
 
+def open_more(page) -> None:
+    """Open the "Hint, …, resign" box as a person does: click its summary until it is
+    open (a click during a redraw of the page may not take)."""
+
+    def opened():
+        if not page.locator("#more").evaluate("box => box.open"):
+            page.click("#more summary")
+        return page.locator("#more").evaluate("box => box.open")
+
+    until(opened, 20, "the box of further actions to open")
+
+
 def clock_line(page, seat) -> str:
     return page.inner_text(f"#clocks li[data-seat={seat}]")
 
@@ -92,7 +104,7 @@ def test_a_week_of_play_with_clocks_vacation_a_draw_offer_and_a_timeout(week, wa
     answer(bob, rng)  # Monday 8:00: both have their Warlord; both owe a placement by Tuesday
     # Monday evening: Bob takes two days of vacation from the page.
     week.later(timedelta(hours=10))
-    bob.click("#more summary")
+    open_more(bob)
     bob.select_option("#vacation-days", "2")
     bob.once("dialog", lambda dialog: dialog.accept())
     bob.click("#vacation")
@@ -101,7 +113,7 @@ def test_a_week_of_play_with_clocks_vacation_a_draw_offer_and_a_timeout(week, wa
     answer(alice, rng)  # Alice places; now she waits for Bob
     # Tuesday: Alice offers a draw; Bob declines it.
     week.later(DAY)
-    alice.click("#more summary")
+    open_more(alice)
     alice.click("#offer-draw")
     until(lambda: bob.locator("#accept-draw").is_visible(), 20, "bob to be offered a draw")
     assert "Blue offers a draw" in bob.inner_text("#draw-offer")
@@ -178,7 +190,7 @@ def test_two_new_players_live_a_rated_week_and_come_back_in_another_browser(week
     until(lambda: kind(alice) or kind(bob), 20, "the next decision")
     # Alice resigns on Tuesday, then both look at what they were told, once each.
     assert week.later(timedelta(hours=12)) == []
-    alice.click("#more summary")
+    open_more(alice)
     alice.once("dialog", lambda dialog: dialog.accept())
     alice.click("#resign")
     until(lambda: over(alice) and over(bob), 20, "both pages to show the end")

@@ -278,14 +278,7 @@ class Bingfa:
     def hand_to_ai(self, game_id: str, seat: str, level: str) -> int:
         """The seat's player leaves the rest of the game to the AI at ``level``."""
         self._check_level(level)
-        game = self._load(game_id)
-        if seat not in game.seats:
-            raise NotFound(f"there is no seat {seat!r}; the seats are " + ", ".join(game.seats))
-        if self._overdue(game):
-            self.expire(game_id)
-            game = self._load(game_id)
-        if game.outcome is not None:
-            raise RulesError(over_text(game))
+        game = self._live(game_id, seat)
         if seat not in game.joined:
             raise RulesError(f"the {seat} seat has not been taken yet")
         if game.seats[seat] != "human":
@@ -388,7 +381,9 @@ class Bingfa:
             return False
         return bool(clocks.expired(game.meta, control, self.now_ms(), game.off_the_clock))
 
-    def _running(self, game_id: str, seat: str) -> LoadedGame:
+    def _live(self, game_id: str, seat: str) -> LoadedGame:
+        """The game, for a write by ``seat`` other than a command: refused once it is over
+        (after enforcing a deadline that has passed)."""
         game = self._load(game_id)
         if seat not in game.seats:
             raise NotFound(f"there is no seat {seat!r}; the seats are " + ", ".join(game.seats))
@@ -397,6 +392,10 @@ class Bingfa:
             game = self._load(game_id)
         if game.outcome is not None:
             raise RulesError(over_text(game))
+        return game
+
+    def _running(self, game_id: str, seat: str) -> LoadedGame:
+        game = self._live(game_id, seat)
         if not game.dealt:
             raise RulesError("the game has not started yet")
         return game

@@ -3,17 +3,15 @@ request, call the write path or the projector, dump the answer."""
 
 from __future__ import annotations
 
-import json
-import time
 from typing import Any
 
-from flask import Response, current_app, request, session, stream_with_context
+from flask import current_app, request, session
 from flask_smorest import Blueprint
 
 from events import clocks
 from events.envelope import Envelope
 from events.schemas import SYSTEM_FIELDS
-from service import access, schemas
+from service import access, schemas, sse
 from service.problems import Unauthorized, problem_abort
 from service.security import limit_writes
 from service.usecases import HINT_LEVEL, Bingfa, Forbidden
@@ -267,33 +265,12 @@ def stream(game_id):
     ``Last-Event-ID``; a connection is closed after a while and the browser reconnects."""
     seat = caller_seat(game_id)
     app = bingfa()
-    game = app.load(game_id)
-    after = _last_event_id(request.headers.get("Last-Event-ID") or request.args.get("after"))
-    seconds = current_app.config["SSE_SECONDS"]
-    poll = current_app.config["SSE_POLL"]
+    rules = app.load(game_id).rules
+    after = sse.last_event_id(request.headers.get("Last-Event-ID") or request.args.get("after"))
 
-    def generate():
-        nonlocal after
-        deadline = time.monotonic() + seconds
-        yield "retry: 1000\n\n"
-        while True:
-            stored = app.store.read(game_id, after=after)
-            if stored:
-                over = app.load(game_id).outcome is not None
-                for env in stored:
-                    data = json.dumps(visible(env, seat, game.rules, over), separators=(",", ":"))
-                    yield f"id: {env.seq}\nevent: game\ndata: {data}\n\n"
-                after = stored[-1].seq
-            if time.monotonic() >= deadline:
-                return
-            time.sleep(poll)
+    def since(after: int):
+        stored = app.store.read(game_id, after=after)
+        over = bool(stored) and app.load(game_id).outcome is not None
+        return [(env.seq, visible(env, seat, rules, over)) for env in stored]
 
-    return Response(stream_with_context(generate()), mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})  # fmt: skip
-
-
-def _last_event_id(raw: str | None) -> int:
-    try:
-        return max(0, int(raw)) if raw else 0
-    except ValueError:
-        return 0
+    return sse.stream(after, since, "game")

@@ -9,18 +9,17 @@ in-memory store, on fakeredis (as ``replays.store`` does).
 
 from __future__ import annotations
 
-import json
 import os
 import secrets
-import time
 import weakref
 from typing import Any
 
-from flask import Flask, Response, current_app, request, stream_with_context
+from flask import Flask, current_app, request
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
 from events.notifications import DIGEST_DAILY, DIGEST_OFF, Notifications, NotificationStore
+from service import sse
 from service.api.games import player_id
 from service.problems import problem_abort
 from service.security import limit_writes
@@ -147,35 +146,14 @@ def notification_stream():
     seq). Reconnect with ``Last-Event-ID``; without it the stream starts from now."""
     player, found = player_id(), store()
     raw = request.headers.get("Last-Event-ID") or request.args.get("after")
-    after = _seq(raw) if raw else found.last_seq(player)
-    seconds = current_app.config["SSE_SECONDS"]
-    poll = current_app.config["SSE_POLL"]
+    after = sse.last_event_id(raw, default=found.last_seq(player))
 
-    def generate():
-        nonlocal after
-        deadline = time.monotonic() + seconds
-        yield "retry: 2000\n\n"
-        while True:
-            items = found.since(player, after)
-            if items:
-                unread = found.unread(player)
-                for item in items:
-                    data = json.dumps({**item, "unread": unread}, separators=(",", ":"))
-                    yield f"id: {item['seq']}\nevent: notification\ndata: {data}\n\n"
-                after = items[-1]["seq"]
-            if time.monotonic() >= deadline:
-                return
-            time.sleep(poll)
+    def since(after: int):
+        items = found.since(player, after)
+        unread = found.unread(player) if items else 0
+        return [(item["seq"], {**item, "unread": unread}) for item in items]
 
-    return Response(stream_with_context(generate()), mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})  # fmt: skip
-
-
-def _seq(raw: str) -> int:
-    try:
-        return max(0, int(raw))
-    except ValueError:
-        return 0
+    return sse.stream(after, since, "notification", retry_ms=2000)
 
 
 # -- the webhook ------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-// The time control fields of a new game (templates/_clock_fields.html), whose ids start
+// The time control fields of a new game (templates/_game_settings.html), whose ids start
 // with the page's prefix: what applies is shown, and the choice is read as the API takes it.
 export function clockFields(prefix) {
   const $ = (id) => document.getElementById(prefix + id);

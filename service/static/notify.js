@@ -6,15 +6,17 @@
 // the "bingfa:notification" event on window.
 import { el } from "./api.js";
 
-const SEEN = "bingfa:notify:seen"; // the newest seq shown in this browser (any tab)
+// The newest seq shown in this browser (any tab), per identity: a recovery code may bring
+// another player's identity (and its own numbering) into this browser.
+const seenKey = (player) => `bingfa:notify:seen:${player}`;
 const FRESH_MS = 15 * 60 * 1000; // catching up after a while away: only recent news pops up
 const TOAST_MS = 10_000;
 
-function seen() {
-  try { return Number(localStorage.getItem(SEEN)) || 0; } catch { return 0; }
+function seen(player) {
+  try { return Number(localStorage.getItem(seenKey(player))) || 0; } catch { return 0; }
 }
-function markSeen(seq) {
-  try { localStorage.setItem(SEEN, String(Math.max(seen(), seq))); } catch { /* private mode */ }
+function markSeen(player, seq) {
+  try { localStorage.setItem(seenKey(player), String(Math.max(seen(player), seq))); } catch { /* private mode */ }
 }
 
 function toasts() {
@@ -43,8 +45,8 @@ function system(note) {
 const canNotify = () => "Notification" in window && Notification.permission === "granted";
 
 function show(note) {
-  if (note.seq <= seen()) return; // another tab showed it already
-  markSeen(note.seq);
+  if (note.seq <= seen(note.player)) return; // another tab showed it already
+  markSeen(note.player, note.seq);
   const at = Date.parse(note.at);
   if (Number.isFinite(at) && Date.now() - at > FRESH_MS) return;
   const here = new URL(note.url, location.href).pathname === location.pathname;
@@ -66,8 +68,8 @@ function enableButton() {
 
 function listen() {
   if (!("EventSource" in window)) return;
-  const last = seen();
-  const source = new EventSource(`/api/me/notifications/stream${last ? `?after=${last}` : ""}`);
+  // From now on: what came while no page was open is in the home page's list already.
+  const source = new EventSource("/api/me/notifications/stream");
   source.addEventListener("notification", (message) => {
     let note;
     try { note = JSON.parse(message.data); } catch { return; }

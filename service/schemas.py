@@ -76,6 +76,7 @@ class SeatState(Schema):
     kind = fields.String()
     joined = fields.Boolean()
     player = fields.String(allow_none=True, metadata={"description": "who took it (public id)"})
+    name = fields.String(metadata={"description": "that player's name, or an anonymous label"})
 
 
 class SeatClock(Schema):

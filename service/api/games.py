@@ -13,6 +13,7 @@ from events.envelope import Envelope
 from events.schemas import SYSTEM_FIELDS
 from service import access, schemas, sse
 from service.problems import Unauthorized, problem_abort
+from service.profiles import anonymous_label
 from service.security import limit_writes
 from service.usecases import HINT_LEVEL, Bingfa, Forbidden
 
@@ -135,6 +136,12 @@ def view(game_id):
         s: {"kind": k, "joined": s in game.joined, "player": game.joined.get(s, {}).get("player")}
         for s, k in game.seats.items()
     }
+    people = [s["player"] for s in seats.values()
+              if s["player"] and not s["player"].startswith("ai:")]  # fmt: skip
+    names = current_app.extensions["profiles"].names_of(people) if people else {}
+    for taken in seats.values():
+        if taken["player"] in names:  # a person's seat, not an AI's ("ai:<level>")
+            taken["name"] = names[taken["player"]] or anonymous_label(taken["player"])
     body = {
         "game_id": game_id,
         "game": rules.key,

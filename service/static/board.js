@@ -106,10 +106,17 @@ export function renderPlayers(node, game, me) {
     const gone = p.discarded.map((c) => cardNode(c, seat, "mini"));
     return el("section", { class: `player ${seat}`, "data-seat": seat },
       el("h3", {}, seatLabel(seat, game, me)),
+      playerLink(game.seats?.[seat]),
       el("dl", {}, rows.map(([k, val]) => [el("dt", {}, k), el("dd", { "data-field": k }, String(val))])),
       gone.length ? el("p", { class: "gone" }, el("span", { class: "muted" }, "Out of the game: "), gone) : null);
   });
   clear(node, panels);
+}
+
+// The person in a seat, linked to their page (none for the computer or an open seat).
+function playerLink(seat) {
+  if (!seat?.name || !seat.player) return null;
+  return el("p", { class: "player-name" }, el("a", { href: `/p/${encodeURIComponent(seat.player)}` }, seat.name));
 }
 
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;

@@ -180,6 +180,8 @@ def test_two_new_players_live_a_rated_week_and_come_back_in_another_browser(week
     until(lambda: "joined" in [k for k, _ in notes_of(home)], 20, "alice to hear bob joined")
     until(lambda: kind(alice) == "choose_warlord" and kind(bob) == "choose_warlord", 20,
           "both pages to ask for a Warlord")  # fmt: skip
+    until(lambda: alice.inner_text(".player.red .player-name") == "Bob", 20, "bob's name")
+    assert bob.inner_text(".player.blue .player-name") == "Alice"
     rng = random.Random(5)
     answer(alice, rng)
     answer(bob, rng)

@@ -135,3 +135,14 @@ def test_a_game_past_its_deadline_ends_and_says_so(app, clock):
     assert [e["type"] for e in events][-3:] == ["clock_expired", "game_decided", "seed_revealed"]
     games = blue.get("/api/me/games").json["games"]
     assert games[0]["status"] == "finished" and games[0]["reason"] == "time"
+
+
+def test_the_view_names_the_players_in_their_seats(app):
+    game_id, blue, red, _ = started(app)
+    assert red.put("/api/me/name", json={"name": "Bob"}).status_code == 200
+    seats = app.test_client().get(f"/api/games/{game_id}").json["seats"]
+    assert seats["red"]["name"] == "Bob"
+    assert seats["blue"]["name"].startswith("Player ")  # no name chosen: a label
+    ai_game = blue.post("/api/games", json={"seats": {"blue": "human", "red": "ai:random"}})
+    ai_seats = blue.get(f"/api/games/{ai_game.json['game_id']}").json["seats"]
+    assert "name" not in ai_seats["red"]

@@ -9,6 +9,7 @@ from flask import current_app
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
+from service import schemas
 from service.api.games import caller_seat, player_id
 from service.matchmaking import (
     COLOURS,
@@ -111,14 +112,6 @@ class SeekPosted(Schema):
     )
 
 
-class SeekAccept(Schema):
-    nonce = fields.String(
-        load_default=None,
-        validate=validate.Length(max=MAX_NONCE_LENGTH),
-        metadata={"description": "your contribution to the game's chance"},
-    )
-
-
 class SeekGame(Schema):
     game_id = fields.String()
     seat = fields.String(metadata={"description": "your seat"})
@@ -183,7 +176,7 @@ def cancel_seek(seek_id):
 
 @blp.route("/seeks/<seek_id>/accept", methods=["POST"])
 @limit_writes
-@blp.arguments(SeekAccept())
+@blp.arguments(schemas.Join())  # {nonce?}, as taking a seat
 @blp.response(201, SeekGame)
 def accept_seek(body, seek_id):
     """Accept a seek: the game is made and both seats taken; your token is in the answer.
@@ -213,7 +206,7 @@ def _answer(found) -> dict[str, Any]:
 
 @blp.route("/games/<game_id>/rematch", methods=["POST"])
 @limit_writes
-@blp.arguments(SeekAccept())
+@blp.arguments(schemas.Join())  # {nonce?}, as taking a seat
 @blp.response(200, RematchAnswer)
 def ask_rematch(body, game_id):
     """Ask for a rematch of a finished game you played (token or player id). When the

@@ -13,6 +13,7 @@ from typing import Any
 from marshmallow import ValidationError
 
 import games
+from events.commands import CommandRefused, Commands
 from events.envelope import Envelope
 from events.schemas import SYSTEM_FIELDS, SYSTEM_VERSIONS, describe, fast_check, schema_for
 
@@ -43,6 +44,7 @@ class Codec:
                 self._versions[key, type_] = versions.get(type_, 1)
             for (type_, v), fn in getattr(rules, "upcasters", {}).items():
                 self._upcasters[key, type_, v] = fn
+        self.commands = Commands(self.registry)
 
     def version(self, game: str, event_type: str) -> int:
         return self._versions.get((game, event_type), 1)
@@ -63,12 +65,26 @@ class Codec:
             raise EventRejected(f"{event_type}: visible_to must be a string")
         payload = {k: v for k, v in event.items() if k not in ("type", "visible_to")}
         if fast(payload):
+            if event_type == "command_given":
+                self._check_command(game, payload["command"])
             return
         try:
             self._schemas[game, event_type].load(payload)
         except ValidationError as error:
             raise EventRejected(f"{event_type} is malformed: {describe(error)}") from None
         raise AssertionError(f"{event_type}: the fast check and the schema disagree")
+
+    def _check_command(self, game: str, command: Mapping[str, Any]) -> None:
+        """A recorded command holds only what its game declares (the write path has
+        refused anything else already; this keeps a forged one out of the store and the
+        audit)."""
+        if not self.commands.declares(game) or self.commands.valid(game, command):
+            return
+        try:
+            self.commands.load(game, command)
+        except CommandRefused as error:
+            raise EventRejected(f"command_given holds a command {game} does not declare: "
+                                f"{error}") from None  # fmt: skip
 
     def upcast(self, game: str, env: Envelope) -> Envelope:
         """The envelope with its payload brought to the current schema version."""

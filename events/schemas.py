@@ -8,8 +8,9 @@ a new game plugs in by declaring its events.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
-from marshmallow import RAISE, Schema, ValidationError, fields
+from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
 # Events the service itself writes into every game's stream.
 SYSTEM_FIELDS: dict[str, dict[str, str]] = {
@@ -57,6 +58,26 @@ SYSTEM_FIELDS: dict[str, dict[str, str]] = {
 }
 SYSTEM_VERSIONS: dict[str, int] = {}
 
+# Whole numbers any JSON reader (JavaScript's too) holds exactly; the store refuses others.
+JSON_INT_MAX = 2**53 - 1
+
+
+def plain(value: object) -> bool:
+    """Whether ``value`` is JSON the store writes and reads back exactly, with one spelling:
+    objects with text names, lists, texts, whole numbers within ±``JSON_INT_MAX``, true,
+    false and null. No fractions: ``canonical`` and other JSON writers spell them
+    differently, and no event needs one."""
+    kind = type(value)
+    if kind is str or kind is bool or value is None:
+        return True
+    if kind is int:
+        return -JSON_INT_MAX <= value <= JSON_INT_MAX  # type: ignore[operator]
+    if kind is dict:
+        return all(type(k) is str and plain(v) for k, v in value.items())  # type: ignore[attr-defined]
+    if kind is list or kind is tuple:
+        return all(map(plain, value))  # type: ignore[call-overload]
+    return False
+
 
 class StrictBoolean(fields.Boolean):
     """true or false, nothing that merely looks like one."""
@@ -76,6 +97,18 @@ class StrictInteger(fields.Integer):
         return super()._deserialize(value, attr, data, **kwargs)
 
 
+class Plain(fields.Raw):
+    """Any value ``plain`` accepts: what the store writes and reads back exactly."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not plain(value):
+            raise ValidationError(
+                f"holds a value the store cannot keep exactly (fractions, whole numbers "
+                f"beyond ±{JSON_INT_MAX}, or not JSON)"
+            )
+        return value
+
+
 class StrictList(fields.List):
     """A JSON array (a list or tuple), not any iterable."""
 
@@ -85,23 +118,24 @@ class StrictList(fields.List):
         return super()._deserialize(value, attr, data, **kwargs)
 
 
+_WHOLE = validate.Range(-JSON_INT_MAX, JSON_INT_MAX)
 _KINDS = {
     "str": lambda **kw: fields.String(**kw),
-    "int": lambda **kw: StrictInteger(strict=True, **kw),
+    "int": lambda **kw: StrictInteger(strict=True, validate=_WHOLE, **kw),
     "bool": lambda **kw: StrictBoolean(**kw),
-    "list": lambda **kw: StrictList(fields.Raw(allow_none=True), **kw),
-    "dict": lambda **kw: fields.Dict(keys=fields.String(), **kw),
-    "any": lambda **kw: fields.Raw(**kw),
+    "list": lambda **kw: StrictList(Plain(allow_none=True), **kw),
+    "dict": lambda **kw: fields.Dict(keys=fields.String(), values=Plain(allow_none=True), **kw),
+    "any": lambda **kw: Plain(**kw),
 }
 
 # The same kinds as plain type tests, for the fast path (see ``fast_check``).
 _TESTS = {
     "str": lambda v: isinstance(v, str),
-    "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "int": lambda v: type(v) is int and -JSON_INT_MAX <= v <= JSON_INT_MAX,
     "bool": lambda v: isinstance(v, bool),
-    "list": lambda v: isinstance(v, list | tuple),
-    "dict": lambda v: isinstance(v, Mapping) and all(isinstance(k, str) for k in v),
-    "any": lambda v: True,
+    "list": lambda v: isinstance(v, list | tuple) and all(map(plain, v)),
+    "dict": lambda v: type(v) is dict and plain(v),
+    "any": plain,
 }
 
 
@@ -154,10 +188,24 @@ def schema_for(event_type: str, declared: Mapping[str, str]) -> Schema:
     return cls(unknown=RAISE)
 
 
+def flatten(messages: Any, path: str = "") -> dict[str, str]:
+    """marshmallow's nested messages as ``{"warlords.0.province": "Not a valid string."}``."""
+    if isinstance(messages, dict):
+        out: dict[str, str] = {}
+        for key, inner in messages.items():
+            if key == "value" and path:  # an object's value (marshmallow's Dict): its name
+                out.update(flatten(inner, path))
+                continue
+            key = "(its name)" if key == "key" and path else key
+            out.update(flatten(inner, f"{path}.{key}" if path else str(key)))
+        return out
+    if isinstance(messages, list) and all(isinstance(m, str) for m in messages):
+        return {path: " ".join(messages)}
+    if isinstance(messages, list):
+        return {k: v for m in messages for k, v in flatten(m, path).items()}
+    return {path: str(messages)}
+
+
 def describe(error: ValidationError) -> str:
     """One sentence from a marshmallow error dict."""
-    parts = []
-    for name, problems in sorted(error.normalized_messages().items()):
-        text = problems if isinstance(problems, str) else "; ".join(map(str, problems))
-        parts.append(f"{name}: {text}")
-    return ", ".join(parts)
+    return ", ".join(f"{name}: {text}" for name, text in sorted(flatten(error.messages).items()))

@@ -25,6 +25,7 @@ from events.envelope import (
     SYSTEM,
     ChainError,
     Envelope,
+    Unstorable,
     canonical,
     seal_all,
     verify_chain,
@@ -169,14 +170,17 @@ class EventStore:
         for event in events:
             self.codec.check(game, event)
         prev = self._prev_hash(game_id, expected_version)
-        envelopes = seal_all(
-            expected_version + 1,
-            events,
-            prev=prev,
-            actor=actor,
-            at=at,
-            versions=self.codec.versions(game),
-        )
+        try:
+            envelopes = seal_all(
+                expected_version + 1,
+                events,
+                prev=prev,
+                actor=actor,
+                at=at,
+                versions=self.codec.versions(game),
+            )
+        except Unstorable as error:  # never written: it would not read back as it was
+            raise EventRejected(f"an event was refused: {error}") from None
         if idempotency_key is not None and fingerprint is None:
             fingerprint = _fingerprint_sealed(envelopes)
         version, duplicate = self._write(

@@ -43,6 +43,9 @@ class Rules(Protocol):
     event_fields: dict[str, dict[str, str]]
     event_versions: dict[str, int]
     upcasters: dict[tuple[str, int], Any]
+    # What each command carries besides its "type" (the grammar: events/commands.py);
+    # anything else is refused before ``decide`` sees it.
+    command_fields: dict[str, dict[str, Any]]
 
     def initial(self) -> Any: ...
     def setup(self, options: Mapping[str, Any], rng: Rng) -> list[Event]: ...

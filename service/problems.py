@@ -9,6 +9,7 @@ from flask import Flask, jsonify
 from werkzeug.exceptions import HTTPException
 
 from events.codec import EventRejected
+from events.commands import CommandRefused
 from events.store import ConcurrencyError, IdempotencyConflict, UnknownGame
 from games.base import RulesError
 from service.usecases import Forbidden, NotFound
@@ -52,6 +53,12 @@ def register(app: Flask) -> None:
         app.register_error_handler(
             exc, lambda e, s=status, g=slug, t=title: problem(s, g, t, str(e))
         )
+    app.register_error_handler(
+        CommandRefused,
+        lambda e: problem(
+            422, "invalid-command", "The command is not valid", str(e), errors=e.errors
+        ),
+    )
 
     def http_error(error: HTTPException):
         data = getattr(error, "data", None) or {}

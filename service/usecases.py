@@ -189,13 +189,16 @@ class Bingfa(OffBoard):
         The first try decides on the position this process remembers, without reading
         the stream: the append's version check refuses it if the game has moved on. Any
         refusal of a remembered position is looked at again on the stream's own."""
-        fingerprint = store_fingerprint(
-            hashlib.sha256(canonical({"seat": seat, "command": command}))
-        )
         game = self.games.remembered(game_id)
         fresh = game is None
         if game is None:
             game = self._load(game_id)
+        # Only the shape the game declares goes further (and into the stream): anything
+        # else is refused here, naming what is wrong, before the rules or the store see it.
+        command = self.store.codec.commands.load(game.rules.key, command)
+        fingerprint = store_fingerprint(
+            hashlib.sha256(canonical({"seat": seat, "command": command}))
+        )
         if self._overdue(game):  # a clock ran out and the sweep has not come by yet
             self.expire(game_id)
             game, fresh = self._load(game_id), True

@@ -16,6 +16,8 @@ from typing import Any
 import pytest
 
 import games
+from events.commands import Commands
+from events.schemas import plain
 
 SEEDS = (0, 1, 2)
 MAX_COMMANDS = 5_000
@@ -38,12 +40,17 @@ def test_game_conforms_to_the_protocol(key: str) -> None:
     assert isinstance(game.has_hidden_information, bool)
     assert isinstance(game.max_rounds, int)
     assert game.outcome(game.initial()) is None
+    # Every command type the game takes is declared, so the write path can refuse the rest.
+    declared = game.command_fields
+    assert set(declared) == set(game.command_types), set(declared) ^ set(game.command_types)
+    commands = Commands({key: game})
+    assert commands.declares(key)
 
     for seed in SEEDS:
-        play_checked(game, seats, seed)
+        play_checked(game, seats, seed, commands)
 
 
-def play_checked(game: Any, seats: tuple[str, ...], seed: int) -> None:
+def play_checked(game: Any, seats: tuple[str, ...], seed: int, declared: Commands) -> None:
     where = f"{game.key} seed {seed}"
     rng = random.Random(seed)
     events = game.setup({}, rng)
@@ -62,6 +69,8 @@ def play_checked(game: Any, seats: tuple[str, ...], seed: int) -> None:
             command = game.random_command(state, seat, rng)
             assert command is not None, f"{where}: {seat} owes a decision, no random command"
             assert roundtrip(command) == command, f"{where}: command not JSON: {command}"
+            for legal in [command, *game.legal(state, seat)]:
+                assert declared.valid(game.key, legal), f"{where}: undeclared shape {legal}"
             new = game.decide(state, seat, command, rng)
             check_events(game, seats, new, where)
             for event in new:
@@ -90,6 +99,7 @@ def check_events(game: Any, seats: tuple[str, ...], events: list, where: str) ->
         assert isinstance(event.get("type"), str), f"{where}: event without a type {event}"
         assert event.get("visible_to") in ("all", "server", *seats), f"{where}: {event}"
         assert roundtrip(event) == event, f"{where}: event does not survive JSON: {event}"
+        assert plain(event), f"{where}: the store cannot keep it exactly: {event}"
         for viewer in (*seats, None):
             seen = game.redact(event, viewer)
             if event["visible_to"] in ("all", viewer):

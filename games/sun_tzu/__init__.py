@@ -25,6 +25,7 @@ class SunTzu:
     event_versions = schema.VERSIONS
     upcasters = schema.UPCASTERS
     command_types = commands.COMMAND_TYPES
+    command_fields = schema.COMMAND_FIELDS
 
     initial = staticmethod(State)
     setup = staticmethod(commands.setup)

@@ -96,6 +96,29 @@ EVENT_FIELDS: dict[str, dict[str, str]] = {
     },
 }
 
+# What each command carries besides its "type" (the grammar: ``events/commands.py``).
+# Anything else is refused before the rules see it, so only these fields are stored.
+_PLAY = {"warlord": "str", "~province": "str", "~from": "str", "~to": "str"}
+_REINFORCE = {"~reinforce": ["str"]}  # exceptional reinforcements, before any command
+COMMAND_FIELDS: dict[str, dict[str, Any]] = {
+    "choose_warlord": {"warlord": "str", **_REINFORCE},
+    "extra_warlord": {"warlord": "str", **_REINFORCE},
+    "place": {
+        "cards": {"*": "str"},  # province -> card
+        "~warlords": [_PLAY],  # played before the battles, in this order
+        "~arm": {"*": ("bool", "str?")},  # reactive Warlords: true/false, Restraint a province
+        "~order": ["str"],  # the order of battle, given in advance
+        "~supply": ("str", ["str"]),  # "largest", "smallest" or provinces in order
+        **_REINFORCE,
+    },
+    "next_province": {"~province": "str", "~provinces": ["str"], **_REINFORCE},
+    "sources": {"~take": {"*": "int"}, **_REINFORCE},  # province -> armies taken
+    "keep": {"cards": ("str", ["str"]), **_REINFORCE},
+    "after_battles": {"~warlords": [_PLAY], **_REINFORCE},
+    "reinforce": {"card": "str"},
+    "resign": {**_REINFORCE},
+}
+
 # Current schema version of each event type (1 when not listed).
 VERSIONS: dict[str, int] = {"game_ended": 2}
 

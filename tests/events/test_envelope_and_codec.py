@@ -413,6 +413,8 @@ def sample_event(event_type: str, spec: dict[str, str]) -> dict:
     event = {"type": event_type, "visible_to": "all"}
     for name, kind in spec.items():
         event[name.lstrip("~")] = SAMPLE[kind.strip("~?")]
+    if event_type == "command_given":  # a command its game declares (test_commands.py)
+        event["command"] = {"type": "resign"}
     return event
 
 

@@ -122,10 +122,16 @@ def test_an_edited_hidden_payload(record):
 
 def test_an_edited_command(record):
     i = index_of(record, "command_given", nth=5)
-    command = dict(record.events[i].payload["command"])
-    command["type"] = "resign"
+    command = {"type": "resign"}
     d = caught(edit(record, i, payload_path=(("command",), command)), i + 1, "hash")
     assert d.cause is not None and d.cause.step == i + 2  # the events it gave differ
+
+
+def test_a_command_with_fields_its_game_does_not_declare_is_caught_where_it_stands(record):
+    i = index_of(record, "command_given", nth=5)
+    command = {**record.events[i].payload["command"], "zz": 10**30}
+    d = caught(edit(record, i, payload_path=(("command",), command)), i + 1, "hash")
+    assert d.cause is not None and d.cause.step == i + 1 and "command.zz" in d.cause.sentence
 
 
 @pytest.mark.parametrize(

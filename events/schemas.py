@@ -60,6 +60,28 @@ SYSTEM_VERSIONS: dict[str, int] = {}
 
 # Whole numbers any JSON reader (JavaScript's too) holds exactly; the store refuses others.
 JSON_INT_MAX = 2**53 - 1
+# Lists and objects inside each other in what a client sends (a body, a record's line);
+# ours nest 4 deep at most. Deeper is refused before anything walks it recursively.
+MAX_DEPTH = 32
+
+
+def depth_of(value: Any, limit: int = MAX_DEPTH) -> int:
+    """How deep lists and objects nest in ``value`` (0 for a plain value), counted without
+    recursion (a hostile body must not exhaust the stack); stops once past ``limit``."""
+    deepest = 0
+    stack = [(value, 0)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, dict):
+            item = list(item.values())
+        elif not isinstance(item, list):
+            continue
+        level += 1
+        deepest = max(deepest, level)
+        if deepest > limit:
+            return deepest
+        stack.extend((inner, level) for inner in item)
+    return deepest
 
 
 def plain(value: object) -> bool:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -41,6 +42,11 @@ __all__ = [
     "Snapshot",
     "UnknownGame",
 ]
+
+
+# A game's id (and so its replay's): ``secrets.token_hex`` here; any URL-safe token from
+# elsewhere (an imported record), never anything that could be a path or a key pattern.
+VALID_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 class ConcurrencyError(Exception):

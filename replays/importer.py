@@ -7,8 +7,12 @@ record (the line and the fault), ``ImportRefused`` (with the ``Report``) for a r
 does not hold. The record keeps its id when that is free; when the id is taken by another
 record, or ``taken(id)`` says so (the service passes "a game of this server has that id",
 so an import can never squat on the replay id of a game still being played here), it is
-stored under a new id and ``Imported.renamed`` says so. The same record imported twice is
-stored once (``Imported.duplicate``).
+stored under a new id and ``Imported.renamed`` says so. One history is stored once: a
+record whose hash chain ends where a stored replay's does is that replay
+(``Imported.duplicate``, its id), whatever id the copy came under; ``archive(id)`` (the
+service passes "archive this server's game if it is finished") first makes a finished game
+of this server a replay, so importing its own export finds it. A record id that is not an
+id (letters, digits, ``-`` and ``_``, at most 64) is refused (``RecordError``).
 """
 
 from __future__ import annotations
@@ -17,7 +21,8 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from replays.record import loads
+from events.store import VALID_ID
+from replays.record import RecordError, loads
 from replays.store import ReplayClash, ReplayStore
 from replays.verify import Report, verify
 
@@ -54,12 +59,21 @@ def import_record(
     *,
     taken: Callable[[str], bool] | None = None,
     new_id: Callable[[], str] | None = None,
+    archive: Callable[[str], None] | None = None,
 ) -> Imported:
     record = loads(text)
+    original = record.id
+    if not VALID_ID.fullmatch(original):
+        raise RecordError(f"line 1: the header's id {original[:80]!r} is not an id (letters, "
+                          "digits, - and _, at most 64 of them)")  # fmt: skip
     report = verify(record)
     if not report.ok:
         raise ImportRefused(report)
-    original = record.id
+    if archive is not None and taken is not None and taken(original):
+        archive(original)  # this server's own game: its replay, if it has ended
+    known = replay_store.by_head(record.head)
+    if known is not None:
+        return Imported(known, report, known != original, original, duplicate=True)
     record = record.with_header(imported=True)
     make_id = new_id or (lambda: secrets.token_hex(9))
     replay_id = original

@@ -19,14 +19,16 @@ an older schema version keeps it: that is what its hash covers); ``replays.repla
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 import games
 from events.envelope import ENVELOPE_FIELDS, Envelope, canonical
 from events.projector import LoadedGame, apply
+from events.schemas import MAX_DEPTH, depth_of
 from events.store import EventStore, UnknownGame
 
 FORMAT = "bingfa-replay"
@@ -227,10 +229,12 @@ def _kind(value: Any) -> str:
 
 
 def _object(line: str, number: int, what: str) -> dict[str, Any]:
-    try:
-        value = json.loads(line)
-    except ValueError as error:
+    try:  # the store's codec: no NaN, no lone surrogates, nothing it would not write back
+        value = orjson.loads(line)
+    except orjson.JSONDecodeError as error:
         raise RecordError(f"line {number}: the {what} is not valid JSON ({error})") from None
+    if depth_of(value) > MAX_DEPTH:
+        raise RecordError(f"line {number}: the {what} nests more than {MAX_DEPTH} deep")
     if not isinstance(value, dict):
         raise RecordError(f"line {number}: the {what} is a JSON {_kind(value)}, not an object")
     return value

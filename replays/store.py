@@ -7,6 +7,8 @@
     store.text(id) -> str             the JSONL as stored (the export)
     store.exists(id) -> bool
     store.summary(id) -> dict | None  the header without seed and nonces
+    store.by_head(head) -> id | None  the replay whose chain ends in that hash (the same
+                                      game's record, whatever id it came under)
     for_event_store(event_store) -> ReplayStore   the one beside an event store
     store.list(limit=20, cursor=None, player=None, result=None, imported=None) -> Page
                                       newest finish first; ``Page.next`` is the cursor of
@@ -21,6 +23,7 @@ Keys (Redis Cluster safe: no command touches two slots):
     replays:{index}:result:<r>        zset, r = a winning seat or ``draw``
     replays:{index}:imported:<0|1>    zset
     replays:{index}:info              hash id -> summary JSON
+    replays:{index}:head              hash head -> id (the first record of that history)
 
 Every index key carries the one hash tag ``{index}``, so an index update is one Lua script
 (atomic, one slot) and a filtered list reads keys of one slot. The record is written
@@ -46,11 +49,12 @@ from replays.record import Record, dumps, loads
 RECORD_PREFIX = "replay:"
 INDEX = "replays:{index}:"
 
-# KEYS: info, then every zset to add the id to; ARGV: id, score, summary JSON
+# KEYS: info, heads, then every zset to add the id to; ARGV: id, score, summary JSON, head
 INDEX_LUA = """
-for i = 2, #KEYS do redis.call('ZADD', KEYS[i], ARGV[2], ARGV[1]) end
+for i = 3, #KEYS do redis.call('ZADD', KEYS[i], ARGV[2], ARGV[1]) end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
-return #KEYS - 1
+redis.call('HSETNX', KEYS[2], ARGV[4], ARGV[1])
+return #KEYS - 2
 """
 
 
@@ -148,8 +152,8 @@ class ReplayStore:
         for player in sorted({p for p in h["players"].values() if isinstance(p, str) and p}):
             zsets.append(self.index_key(f"player:{player}"))
         summary = canonical(record.summary())
-        self._index(keys=[self.index_key("info"), *zsets],
-                    args=[record.id, epoch_ms(h["ended_at"]), summary])  # fmt: skip
+        self._index(keys=[self.index_key("info"), self.index_key("head"), *zsets],
+                    args=[record.id, epoch_ms(h["ended_at"]), summary, record.head])  # fmt: skip
 
     # -- reading --------------------------------------------------------------------------
     def exists(self, replay_id: str) -> bool:
@@ -167,6 +171,12 @@ class ReplayStore:
     def summary(self, replay_id: str) -> dict[str, Any] | None:
         raw = self.redis.hget(self.index_key("info"), replay_id)
         return None if raw is None else json.loads(raw)
+
+    def by_head(self, head: str) -> str | None:
+        """The id of the replay whose hash chain ends in ``head`` (one history is one
+        replay, whatever id a copy of it was sent under), or None."""
+        raw = self.redis.hget(self.index_key("head"), head)
+        return None if raw is None else _str(raw)
 
     def ids(self) -> Iterator[str]:
         """Every indexed replay id, newest first."""

@@ -16,6 +16,8 @@ from flask import Flask
 from flask_smorest import Api
 
 from service import problems, security
+from service.bodies import DEFAULT_BODY_BYTES
+from service.ids import IdConverter, id_schema
 from service.pages import register_pages
 from service.queries import Queries
 from service.usecases import Bingfa
@@ -28,6 +30,8 @@ DEFAULTS: dict[str, Any] = {
     "OPENAPI_JSON_PATH": "openapi.json",
     "SSE_SECONDS": 25.0,  # a stream is closed after this long; the browser reconnects
     "SSE_POLL": 0.25,
+    "MAX_CONTENT_LENGTH": DEFAULT_BODY_BYTES,  # per endpoint: service.bodies.body_limit
+    "MAX_FORM_PARTS": 8,  # a replay import sends one file
     "PERMANENT_SESSION_LIFETIME": timedelta(days=365),
     "SESSION_COOKIE_SAMESITE": "Lax",
     "SESSION_COOKIE_HTTPONLY": True,
@@ -36,6 +40,7 @@ DEFAULTS: dict[str, Any] = {
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app = Flask(__name__)
+    app.url_map.converters["id"] = IdConverter  # before any route names it
     register_config(app, config)
     register_write_path(app)
     register_api(app)
@@ -97,6 +102,7 @@ def register_api(app: Flask) -> None:
     from service.api import docs, games, lobby, replays
 
     api = Api(app)
+    api.register_converter(IdConverter, id_schema)
     api.register_blueprint(games.blp)
     api.register_blueprint(lobby.blp)
     api.register_blueprint(replays.blp)

@@ -38,8 +38,8 @@ def home():
     return render_template("home.html", levels=levels())
 
 
-@bp.route("/g/<game_id>")
-@bp.route("/g/<game_id>/<seat>")
+@bp.route("/g/<id:game_id>")
+@bp.route("/g/<id:game_id>/<seat>")
 def game(game_id: str, seat: str | None = None):
     try:
         loaded = current_app.extensions["bingfa"].load(game_id)
@@ -62,7 +62,7 @@ def replays():
     return render_template("replays.html")
 
 
-@bp.route("/r/<replay_id>")
+@bp.route("/r/<id:replay_id>")
 def replay(replay_id: str):
     from service.api.replays import record  # archives a finished game not archived yet
 
@@ -82,7 +82,7 @@ def leaderboard():
     return render_template("leaderboard.html")
 
 
-@bp.route("/p/<player_id>")
+@bp.route("/p/<id:player_id>")
 def player(player_id: str):
     return render_template("player.html", player_id=player_id)  # the page asks the API
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask, jsonify
+from flask import Flask, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from events.codec import EventRejected
@@ -61,6 +61,11 @@ def register(app: Flask) -> None:
     )
 
     def http_error(error: HTTPException):
+        if error.code == 413:  # the body is larger than this endpoint takes
+            limit = request.max_content_length
+            return problem(413, "too-large", "The request body is too large",
+                           f"this endpoint takes a body of at most {limit:,} bytes; "
+                           "nothing was read or changed")  # fmt: skip
         data = getattr(error, "data", None) or {}
         messages = data.get("messages")
         if messages:  # marshmallow validation errors from webargs, by location

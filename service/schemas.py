@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
+from events.schemas import JSON_INT_MAX
+
+SEQ = validate.Range(min=0, max=JSON_INT_MAX)  # a position in a stream
+
 
 class CreateGame(Schema):
     game = fields.String(load_default="sun-tzu", metadata={"example": "sun-tzu"})
@@ -60,7 +64,7 @@ class Version(Schema):
 
 class SubmitCommand(Schema):
     command = fields.Dict(required=True, metadata={"example": {"type": "resign"}})
-    expected_version = fields.Integer(load_default=None, strict=True)
+    expected_version = fields.Integer(load_default=None, strict=True, validate=SEQ)
 
 
 class Submitted(Schema):
@@ -130,7 +134,7 @@ class Vacation(Schema):
 
 
 class EventsQuery(Schema):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    after = fields.Integer(load_default=0, validate=SEQ)
 
 
 class EventList(Schema):

@@ -15,9 +15,10 @@ from flask import Response, current_app, stream_with_context
 def last_event_id(raw: str | None, default: int = 0) -> int:
     """The seq to resume after (``default`` when the browser sent none or nonsense)."""
     try:
-        return max(0, int(raw)) if raw else default
+        seq = int(raw) if raw and len(raw) < 20 else default
     except ValueError:
         return default
+    return seq if 0 <= seq <= 2**53 else default
 
 
 def stream(after: int, since: Callable[[int], Iterable[tuple[int, Any]]], event: str,

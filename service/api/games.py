@@ -6,12 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from flask import current_app, request, session
-from flask_smorest import Blueprint
 
 from events import clocks
 from events.envelope import Envelope
 from events.schemas import SYSTEM_FIELDS
 from service import access, schemas, sse
+from service.bodies import COMMAND_BODY_BYTES, Blueprint, body_limit
 from service.problems import Unauthorized, problem_abort
 from service.profiles import anonymous_label
 from service.security import limit_writes
@@ -114,7 +114,7 @@ def create_game(body):
     return {"game_id": game_id, "version": bingfa().store.version(game_id), "seats": seats}
 
 
-@blp.route("/<game_id>/join", methods=["POST"])
+@blp.route("/<id:game_id>/join", methods=["POST"])
 @limit_writes
 @blp.arguments(schemas.Join())
 @blp.response(200, schemas.Version)
@@ -125,7 +125,7 @@ def join(body, game_id):
     return {"version": version}
 
 
-@blp.route("/<game_id>")
+@blp.route("/<id:game_id>")
 @blp.response(200, schemas.GameView)
 def view(game_id):
     """The game as the caller may see it: a seat's view with its token, else a spectator's."""
@@ -173,7 +173,8 @@ def clock_of(game) -> dict | None:
     return {"control": game.created["clock"], "seats": seats, "now": bingfa().now()}
 
 
-@blp.route("/<game_id>/commands", methods=["POST"])
+@blp.route("/<id:game_id>/commands", methods=["POST"])
+@body_limit(COMMAND_BODY_BYTES)
 @limit_writes
 @blp.arguments(schemas.SubmitCommand())
 @blp.response(201, schemas.Submitted)
@@ -203,7 +204,7 @@ def submit(body, game_id):
     }
 
 
-@blp.route("/<game_id>/ai", methods=["POST"])
+@blp.route("/<id:game_id>/ai", methods=["POST"])
 @limit_writes
 @blp.arguments(schemas.HandToAi())
 @blp.response(200, schemas.Version)
@@ -213,7 +214,7 @@ def hand_to_ai(body, game_id):
     return {"version": bingfa().hand_to_ai(game_id, seat, body["level"])}
 
 
-@blp.route("/<game_id>/draw", methods=["POST"])
+@blp.route("/<id:game_id>/draw", methods=["POST"])
 @limit_writes
 @blp.arguments(schemas.Draw())
 @blp.response(200, schemas.Version)
@@ -224,7 +225,7 @@ def draw(body, game_id):
     return {"version": bingfa().draw(game_id, seat, body["action"])}
 
 
-@blp.route("/<game_id>/vacation", methods=["POST"])
+@blp.route("/<id:game_id>/vacation", methods=["POST"])
 @limit_writes
 @blp.arguments(schemas.Vacation())
 @blp.response(200, schemas.Version)
@@ -234,7 +235,7 @@ def vacation(body, game_id):
     return {"version": bingfa().take_vacation(game_id, seat, body["days"])}
 
 
-@blp.route("/<game_id>/hint")
+@blp.route("/<id:game_id>/hint")
 @limit_writes  # a hint runs a search: counted like a write
 @blp.response(200, schemas.Hint)
 def hint(game_id):
@@ -252,7 +253,7 @@ def _version_of(etag: str) -> int:
         raise
 
 
-@blp.route("/<game_id>/events")
+@blp.route("/<id:game_id>/events")
 @blp.arguments(schemas.EventsQuery(), location="query")
 @blp.response(200, schemas.EventList)
 def events(query, game_id):
@@ -265,7 +266,7 @@ def events(query, game_id):
     return {"version": game.version, "events": shown, "outcome": game.outcome}
 
 
-@blp.route("/<game_id>/stream")
+@blp.route("/<id:game_id>/stream")
 @blp.doc(responses={"200": {"description": "text/event-stream of the caller's events"}})
 def stream(game_id):
     """Server-sent events: each event the caller may see, ``id`` = its seq. Reconnect with

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from flask import current_app
-from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
 from service.api.games import player_id
+from service.bodies import Blueprint
 from service.queries import Queries
 
 blp = Blueprint("lists", __name__, url_prefix="/api", description="Lobby and game lists")

@@ -15,12 +15,13 @@ import weakref
 from typing import Any
 
 from flask import Flask, current_app, request
-from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
 from events.notifications import DIGEST_DAILY, DIGEST_OFF, Notifications, NotificationStore
+from events.schemas import JSON_INT_MAX
 from service import sse
 from service.api.games import player_id
+from service.bodies import Blueprint
 from service.problems import problem_abort
 from service.security import limit_writes
 from workers.notify import BadWebhook, Webhooks, check_url, secret_for
@@ -84,12 +85,12 @@ def now_ms() -> int:
 class ListQuery(Schema):
     before = fields.Integer(
         load_default=None,
-        validate=validate.Range(min=1),
+        validate=validate.Range(min=1, max=JSON_INT_MAX),
         metadata={"description": "only older than this seq (paging)"},
     )
     after = fields.Integer(
         load_default=None,
-        validate=validate.Range(min=0),
+        validate=validate.Range(min=0, max=JSON_INT_MAX),
         metadata={"description": "only newer than this seq"},
     )
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
@@ -104,7 +105,7 @@ class NotificationList(Schema):
 class MarkRead(Schema):
     upto = fields.Integer(
         load_default=None,
-        validate=validate.Range(min=0),
+        validate=validate.Range(min=0, max=JSON_INT_MAX),
         metadata={"description": "the newest seq read (default: all)"},
     )
 

@@ -9,7 +9,6 @@ import time
 from typing import Any
 
 from flask import current_app, request, session
-from flask_smorest import Blueprint
 from limits import parse_many
 from limits.storage import storage_from_string
 from limits.strategies import FixedWindowRateLimiter
@@ -17,7 +16,9 @@ from marshmallow import Schema, fields, validate
 
 import games
 from events.ratings import leaderboard, timeout_record
+from events.schemas import JSON_INT_MAX
 from service.api.games import player_id
+from service.bodies import Blueprint
 from service.problems import problem
 from service.profiles import (
     MalformedCode,
@@ -60,7 +61,7 @@ class RecoverIdentity(Schema):
 
 class PlayerQuery(Schema):
     game = fields.String(load_default=DEFAULT_GAME, metadata={"description": "whose history"})
-    offset = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=JSON_INT_MAX))
     limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
 
 
@@ -322,7 +323,7 @@ def leaderboard_page(key: str, limit: int) -> dict[str, Any]:
     return {"game": key, "players": out}
 
 
-@blp.route("/players/<player>")
+@blp.route("/players/<id:player>")
 @blp.arguments(PlayerQuery(), location="query")
 @blp.response(200, PlayerPage)
 def player(query, player):

@@ -8,10 +8,10 @@ depends on the task; a game still being played is not a replay (404 saying so).
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from flask import Response, abort, current_app, request
-from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
 from events.projector import Lru
@@ -23,6 +23,7 @@ from replays.replay import BadStep, replay_of
 from replays.store import BadCursor, ReplayStore, UnknownReplay, for_event_store
 from replays.verify import verify
 from service import access, schemas
+from service.bodies import IMPORT_BODY_BYTES, Blueprint, body_limit
 from service.problems import problem, problem_abort
 from service.security import limit_writes
 from service.usecases import NotFound
@@ -31,7 +32,6 @@ blp = Blueprint("replays", __name__, url_prefix="/api/replays",
                 description="Replays of finished games: list, step through, verify, "
                             "export and import")  # fmt: skip
 
-IMPORT_MAX_BYTES = 8 * 1024 * 1024  # a long game's record is about 200 kB
 RECORDS_KEPT = 64  # parsed records kept per process (a replay never changes)
 
 
@@ -146,7 +146,7 @@ def list_replays(query):
     return {"replays": page.items, "total": page.total, "next": page.next}
 
 
-@blp.route("/<replay_id>")
+@blp.route("/<id:replay_id>")
 @blp.response(200, ReplayBody)
 def get_replay(replay_id):
     """The whole record: its header and every event (everything is public now)."""
@@ -154,7 +154,7 @@ def get_replay(replay_id):
     return {"header": dict(found.header), "events": [e.to_dict() for e in found.events]}
 
 
-@blp.route("/<replay_id>/export")
+@blp.route("/<id:replay_id>/export")
 @blp.response(200, content_type="application/x-ndjson")
 def export(replay_id):
     """The record as JSON Lines (docs/replay-format.md), as a download."""
@@ -164,7 +164,7 @@ def export(replay_id):
         "Content-Disposition": f'attachment; filename="bingfa-{replay_id}.jsonl"'})  # fmt: skip
 
 
-@blp.route("/<replay_id>/states/<int:n>")
+@blp.route("/<id:replay_id>/states/<int:n>")
 @blp.arguments(StateQuery(), location="query")
 @blp.response(200, StateBody)
 def state(query, replay_id, n):
@@ -184,7 +184,7 @@ def state(query, replay_id, n):
             "event": event, "view": view}  # fmt: skip
 
 
-@blp.route("/<replay_id>/verify")
+@blp.route("/<id:replay_id>/verify")
 @blp.response(200, VerifyBody)
 def verify_replay(replay_id):
     """Audit the record: hash chain, seed and nonce commitments, a re-run of the rules."""
@@ -193,16 +193,21 @@ def verify_replay(replay_id):
 
 
 @blp.route("", methods=["POST"])
+@body_limit(IMPORT_BODY_BYTES)
 @limit_writes
 @blp.response(201, ImportedBody)
+@blp.alt_response(200, schema=ImportedBody,
+                  description="This history is here already: its replay, nothing stored")  # fmt: skip
 def import_replay():
     """Import a record exported from a Bingfa server: the JSON Lines as the body, or as a
-    multipart file (any field name). It is verified first; a record that does not hold is
-    refused (422, with the first divergence) and nothing is stored."""
+    multipart file (any field name), at most 2 MiB. It is verified first; a record that
+    does not hold is refused (422, with the first divergence) and nothing is stored. One
+    history is one replay: importing a game that is here already (under any id, this
+    server's own games included) answers 200 with its replay's id."""
     text = _upload()
     bingfa = current_app.extensions["bingfa"]
     try:
-        done = import_record(text, replay_store(),
+        done = import_record(text, replay_store(), archive=_archive_if_ended,
                              taken=lambda i: bingfa.store.game_of(i) is not None)  # fmt: skip
     except RecordError as error:
         problem_abort(400, f"this is not a replay record: {error}")
@@ -212,11 +217,12 @@ def import_replay():
         abort(problem(422, "replay-does-not-verify", "The record does not verify",
                       report.sentence, divergence=divergence,
                       report=_jsonable(report)))  # fmt: skip
-    return {"id": done.id, "renamed": done.renamed, "duplicate": done.duplicate,
+    body = {"id": done.id, "renamed": done.renamed, "duplicate": done.duplicate,
             "sentence": done.sentence, "report": done.report.to_dict()}  # fmt: skip
+    return body, 200 if done.duplicate else 201
 
 
-@blp.route("/<replay_id>/continue", methods=["POST"])
+@blp.route("/<id:replay_id>/continue", methods=["POST"])
 @limit_writes
 @blp.arguments(ContinueBody())
 @blp.response(201, schemas.Created)
@@ -238,25 +244,26 @@ def continue_game(body, replay_id):
     return {"game_id": game_id, "version": bingfa.store.version(game_id), "seats": seats}
 
 
+def _archive_if_ended(game_id: str) -> None:
+    """Make this server's game ``game_id`` a replay if it has ended (else nothing)."""
+    with contextlib.suppress(NotFound):
+        record(game_id)
+
+
 def _jsonable(value: Any) -> Any:
     return value.to_dict()
 
 
 def _upload() -> bytes:
-    limit = current_app.config.get("REPLAY_IMPORT_MAX_BYTES", IMPORT_MAX_BYTES)
-    if request.content_length is not None and request.content_length > limit:
-        abort(problem(413, "too-large", "The record is too large",
-                      f"a record may be at most {limit} bytes"))  # fmt: skip
+    """The record sent (a body larger than the endpoint's limit is refused with 413 as
+    it is read)."""
     if request.mimetype == "multipart/form-data":
         files = list(request.files.values())
         if len(files) != 1:
             problem_abort(400, "send one file: the record as JSON Lines")
-        data = files[0].read(limit + 1)
+        data = files[0].read()
     else:
         data = request.get_data(cache=False)
-    if len(data) > limit:
-        abort(problem(413, "too-large", "The record is too large",
-                      f"a record may be at most {limit} bytes"))  # fmt: skip
     if not data.strip():
         problem_abort(400, "the body is empty: send the record as JSON Lines")
     return data
@@ -302,7 +309,7 @@ def _send_analysis_task(replay_id: str) -> None:
     celery.send_task(ANALYSE_REPLAY, args=(replay_id,), queue=ANALYSIS_QUEUE)
 
 
-@blp.route("/<replay_id>/analysis")
+@blp.route("/<id:replay_id>/analysis")
 @blp.response(200, AnalysisBody)
 def get_analysis(replay_id):
     """The analysis of the game: its status (``none``, ``queued``, ``running`` with
@@ -312,7 +319,7 @@ def get_analysis(replay_id):
     return {"id": replay_id, **analyses().get(replay_id).to_dict()}
 
 
-@blp.route("/<replay_id>/analysis", methods=["POST"])
+@blp.route("/<id:replay_id>/analysis", methods=["POST"])
 @limit_writes
 @blp.response(202, AnalysisBody)
 @blp.alt_response(200, schema=AnalysisBody, description="The analysis is already done")

@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from flask import current_app
-from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
 from service import schemas
 from service.api.games import caller_seat, player_id
+from service.bodies import Blueprint
 from service.matchmaking import (
     COLOURS,
     Conflict,
@@ -166,7 +166,7 @@ def my_seeks():
     return {"seeks": shown(matchmaking().mine(player_id()))}
 
 
-@blp.route("/seeks/<seek_id>", methods=["DELETE"])
+@blp.route("/seeks/<id:seek_id>", methods=["DELETE"])
 @limit_writes
 @blp.response(204)
 def cancel_seek(seek_id):
@@ -174,7 +174,7 @@ def cancel_seek(seek_id):
     matchmaking().cancel(seek_id, player_id())
 
 
-@blp.route("/seeks/<seek_id>/accept", methods=["POST"])
+@blp.route("/seeks/<id:seek_id>/accept", methods=["POST"])
 @limit_writes
 @blp.arguments(schemas.Join())  # {nonce?}, as taking a seat
 @blp.response(201, SeekGame)
@@ -204,7 +204,7 @@ def _answer(found) -> dict[str, Any]:
     return body
 
 
-@blp.route("/games/<game_id>/rematch", methods=["POST"])
+@blp.route("/games/<id:game_id>/rematch", methods=["POST"])
 @limit_writes
 @blp.arguments(schemas.Join())  # {nonce?}, as taking a seat
 @blp.response(200, RematchAnswer)
@@ -221,7 +221,7 @@ def ask_rematch(body, game_id):
     return _answer(matchmaking().rematch(game_id, seat, nonce=body["nonce"]))
 
 
-@blp.route("/games/<game_id>/rematch")
+@blp.route("/games/<id:game_id>/rematch")
 @blp.response(200, RematchAnswer)
 def rematch_state(game_id):
     """Who asked for a rematch of this game, and the new game once it exists."""

@@ -7,11 +7,12 @@ import io
 import json
 
 import pytest
-from replay_helpers import HUMANS, play_game, problem_of
+from replay_helpers import HUMANS, counter_tokens, play_game, problem_of
 
 from events.store import InMemoryEventStore
-from replays.record import dumps, loads
+from replays.record import dumps, loads, record_of
 from service.app import create_app
+from service.usecases import Bingfa
 
 
 @pytest.fixture(scope="module")
@@ -105,35 +106,74 @@ def test_verify(app, client):
     assert body["ok"] and body["divergence"] is None and "outcome" in body["checks"]
 
 
-def test_import_as_body_or_file_refused_when_tampered(app, client):
-    game_id = app.config["game_ids"][2]
-    text = client.get(f"/api/replays/{game_id}/export").get_data(as_text=True)
-    record = loads(text)
-    fresh = dumps(record.with_header(id="from-elsewhere"))
-    done = client.post("/api/replays", data=fresh, headers={"Content-Type": "application/x-ndjson"})
+@pytest.fixture(scope="module")
+def foreign():
+    """The record of a game played on another server."""
+    elsewhere = Bingfa(InMemoryEventStore(), token=counter_tokens(1000))
+    return record_of(elsewhere.store, play_game(elsewhere, {"events": True}, seed=11))
+
+
+def imported(client, text, **kwargs):
+    return client.post("/api/replays", data=text,
+                       headers={"Content-Type": "application/x-ndjson"}, **kwargs)  # fmt: skip
+
+
+def test_import_as_body_or_file_refused_when_tampered(app, client, foreign):
+    before = client.get("/api/replays?imported=true").get_json()["total"]
+    fresh = dumps(foreign.with_header(id="from-elsewhere"))
+    done = imported(client, fresh)
     assert done.status_code == 201, done.get_json()
     assert done.get_json()["id"] == "from-elsewhere" and done.get_json()["report"]["ok"]
     header = client.get("/api/replays/from-elsewhere").get_json()["header"]
     assert header["imported"] is True
-    assert client.get("/api/replays?imported=true").get_json()["total"] == 1
-    # the same game under its own id: taken by the archived one here
-    clash = dumps(loads(dumps(record)).with_header(id=app.config["game_ids"][0]))
-    upload = {"file": (io.BytesIO(clash.encode()), "game.jsonl")}
-    moved = client.post("/api/replays", data=upload, content_type="multipart/form-data")
-    assert moved.status_code == 201 and moved.get_json()["renamed"]
+    assert client.get("/api/replays?imported=true").get_json()["total"] == before + 1
     # an id of a game still being played here is never taken by an import
-    squat = client.post("/api/replays", data=dumps(record.with_header(id=app.config["running"])))
-    assert squat.status_code == 201 and squat.get_json()["id"] != app.config["running"]
-    events = list(record.events)
+    squat = dumps(foreign.with_header(id=app.config["running"]))
+    elsewhere = Bingfa(InMemoryEventStore(), token=counter_tokens(2000))
+    other = record_of(elsewhere.store, play_game(elsewhere, seed=12))
+    moved = imported(client, dumps(other.with_header(id=app.config["running"])))
+    assert moved.status_code == 201 and moved.get_json()["renamed"]
+    assert moved.get_json()["id"] != app.config["running"]
+    events = list(foreign.events)
     payload = json.loads(json.dumps(events[5].payload))
     events[5] = dataclasses.replace(events[5], payload={**payload, "extra": 1})
-    bad = dumps(dataclasses.replace(record, events=tuple(events)).with_header(id="bad"))
+    bad = dumps(dataclasses.replace(foreign, events=tuple(events)).with_header(id="bad"))
     body = problem_of(client.post("/api/replays", data=bad), 422)
     assert body["divergence"]["step"] == 6 and body["divergence"]["field"] == "hash"
     assert "Event 6" in body["detail"]
     problem_of(client.get("/api/replays/bad"), 404)
     assert "line 1" in problem_of(client.post("/api/replays", data="{}\n"), 400)["detail"]
     problem_of(client.post("/api/replays", data=""), 400)
+    assert squat  # (the same history under a running game's id: a duplicate, below)
+
+
+def test_one_history_is_one_replay_whatever_id_or_route_it_comes_by(app, client):
+    elsewhere = Bingfa(InMemoryEventStore(), token=counter_tokens(3000))
+    foreign = record_of(elsewhere.store, play_game(elsewhere, seed=13))
+    first = imported(client, dumps(foreign.with_header(id="history-1")))
+    assert first.status_code == 201 and not first.get_json()["duplicate"]
+    total = client.get("/api/replays").get_json()["total"]
+    for again in ("history-1", "history-2", app.config["running"]):
+        repeat = imported(client, dumps(foreign.with_header(id=again)))
+        assert repeat.status_code == 200, repeat.get_json()
+        assert repeat.get_json()["duplicate"] and repeat.get_json()["id"] == "history-1"
+    # this server's own game, exported and imported back (as a file): the game's replay
+    game_id = app.config["game_ids"][1]
+    text = client.get(f"/api/replays/{game_id}/export").get_data()
+    upload = {"file": (io.BytesIO(text), "game.jsonl")}
+    back = client.post("/api/replays", data=upload, content_type="multipart/form-data")
+    assert back.status_code == 200 and back.get_json()["id"] == game_id
+    assert back.get_json()["duplicate"]
+    assert client.get("/api/replays").get_json()["total"] == total
+
+
+@pytest.mark.parametrize("bad_id", ["", "../../../etc/passwd", "x" * 10_000, "a b", "é"],
+                         ids=["empty", "path", "10k", "space", "accent"])  # fmt: skip
+def test_an_import_under_an_id_that_is_no_id_is_refused(client, foreign, bad_id):
+    total = client.get("/api/replays").get_json()["total"]
+    body = problem_of(imported(client, dumps(foreign.with_header(id=bad_id))), 400)
+    assert "is not an id" in body["detail"] and len(body["detail"]) < 400
+    assert client.get("/api/replays").get_json()["total"] == total
 
 
 def test_the_api_is_documented(client):

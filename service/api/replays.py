@@ -196,8 +196,7 @@ def verify_replay(replay_id):
 @body_limit(IMPORT_BODY_BYTES)
 @limit_writes
 @blp.response(201, ImportedBody)
-@blp.alt_response(200, schema=ImportedBody,
-                  description="This history is here already: its replay, nothing stored")  # fmt: skip
+@blp.alt_response(200, schema=ImportedBody, description="This history is here already")
 def import_replay():
     """Import a record exported from a Bingfa server: the JSON Lines as the body, or as a
     multipart file (any field name), at most 2 MiB. It is verified first; a record that

@@ -32,9 +32,13 @@ import unicodedata
 from collections.abc import Iterable
 from typing import Any, Protocol
 
+from confusable_homoglyphs import confusables
+
 NAME_MIN, NAME_MAX = 2, 24
 _NAME = re.compile(r"[\w \-]+")  # \w: letters and digits of any script, and _
-_ANONYMOUS = re.compile(r"player [0-9a-f]{4}")
+# The anonymous label ("Player 3fa2"), matched loosely on a name's ASCII look-alike: a name
+# that reads as one (Cyrillic Р, Greek Ρ, fullwidth letters, I for l, o for 0) is refused.
+_ANONYMOUS = re.compile(r"p[l1i|]ayer[ _-]*[0-9a-fo]{4}")
 CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford's base 32: no I, L, O, U
 CODE_GROUPS, CODE_GROUP = 4, 4  # XXXX-XXXX-XXXX-XXXX: 80 random bits
 _CODE_LOOKALIKES = str.maketrans({"O": "0", "I": "1", "L": "1"})
@@ -67,9 +71,26 @@ def clean_name(raw: Any) -> str:
         raise NameRefused(f"a name has {NAME_MIN} to {NAME_MAX} characters")
     if not _NAME.fullmatch(name):
         raise NameRefused("a name has only letters, digits, spaces, _ and -")
-    if _ANONYMOUS.fullmatch(name.casefold()):
+    if _ANONYMOUS.fullmatch(looks_like(name)):
         raise NameRefused(f'"{name}" looks like the label of a player without a name')
     return name
+
+
+def looks_like(name: str) -> str:
+    """What a name looks like, lower-cased: each character that Unicode's confusables
+    list (``confusable_homoglyphs``) gives an ASCII look-alike for as that character
+    (Cyrillic "Р" and Greek "Ρ" are "P"), after NFKC ("ｐ" is "p")."""
+    return "".join(map(_ascii_look_alike, unicodedata.normalize("NFKC", name))).casefold()
+
+
+def _ascii_look_alike(char: str) -> str:
+    if char.isascii():
+        return char
+    for found in confusables.is_confusable(char, greedy=True) or ():
+        for glyph in found["homoglyphs"]:
+            if len(glyph["c"]) == 1 and glyph["c"].isascii():
+                return glyph["c"]
+    return char
 
 
 def folded(name: str) -> str:

@@ -1,9 +1,19 @@
-"""Security headers, a same-origin check for cookie-carrying writes, and rate limits.
+"""Security headers, the hosts and origins we serve, and rate limits.
 
 Seats act with bearer tokens, which a forged cross-site request cannot carry, or with the
 player id of the signed session cookie (the seats that player took). That cookie is
 ``SameSite=Lax``, so a cross-site form does not send it with a POST, and writes that come
 from another origin are refused outright: the API needs no CSRF token.
+
+The public origins (``BINGFA_PUBLIC_ORIGINS``: ``https://bingfa.example`` …, comma
+separated) are the only hosts answered: another ``Host`` is a 400, so a DNS-rebinding page
+cannot talk to the service in its victim's browser, and a write's ``Origin`` must be one
+of them, scheme and port included. Without the setting, only loopback hosts (localhost,
+127.0.0.1, [::1]) are served, on the scheme they were asked with. Over https
+(``BINGFA_HTTPS=1``, or every public origin https) the session cookie is ``Secure`` and
+every response carries HSTS. Client addresses are the connection's, or, behind
+``BINGFA_PROXIES`` trusted proxies, what those proxies said (``X-Forwarded-For``);
+never a header anyone else can set.
 """
 
 from __future__ import annotations
@@ -12,6 +22,7 @@ import functools
 import math
 import os
 import time
+from typing import Any
 from urllib.parse import urlsplit
 
 from flask import Flask, current_app, request
@@ -36,10 +47,54 @@ HEADERS = {
 WRITES = ("POST", "PUT", "PATCH", "DELETE")
 
 
+TRUE = ("1", "true", "yes", "on")
+LOOPBACK = frozenset({"localhost", "127.0.0.1", "::1"})
+HSTS = "max-age=31536000; includeSubDomains"
+
+
 def rate_key() -> str:
-    """Writes are counted per seat token when there is one, else per address."""
+    """Writes are counted per seat when the request carries a valid token of a seat of the
+    game it names, else per client address: a made-up token buys no budget of its own."""
     token = access.bearer(request.headers.get("Authorization"))
-    return "t:" + access.token_hash(token) if token else "a:" + (request.remote_addr or "?")
+    game_id = (request.view_args or {}).get("game_id")
+    if token and game_id:
+        bingfa = current_app.extensions["bingfa"]
+        try:
+            seat = access.seat_of(token, bingfa.access(game_id))
+        except LookupError:
+            seat = None
+        if seat is not None:
+            return f"s:{game_id}:{seat}"
+    return "a:" + client_address()
+
+
+def client_address() -> str:
+    """The client's address: the connection's (``ProxyFix`` has put the trusted proxies'
+    word there when ``BINGFA_PROXIES`` says there are any)."""
+    return request.remote_addr or "?"
+
+
+def public_origins(config: Any) -> tuple[str, ...]:
+    raw = config.get("PUBLIC_ORIGINS") or ""
+    if isinstance(raw, str):
+        raw = raw.split(",")
+    return tuple(o.strip().rstrip("/").lower() for o in raw if o.strip())
+
+
+def served_here(origin: str, origins: tuple[str, ...]) -> bool:
+    """Whether ``origin`` (scheme://host[:port]) is this service's own."""
+    if origins:
+        return origin.lower() in origins
+    parts = urlsplit(origin)
+    return (parts.scheme == request.scheme and parts.netloc.lower() == request.host.lower()
+            and (parts.hostname or "") in LOOPBACK)  # fmt: skip
+
+
+def host_served(host: str, origins: tuple[str, ...]) -> bool:
+    if origins:
+        return any(urlsplit(o).netloc == host.lower() for o in origins)
+    hostname = urlsplit(f"//{host}").hostname or ""
+    return hostname in LOOPBACK
 
 
 class WriteLimits:
@@ -73,21 +128,45 @@ def register(app: Flask) -> None:
     app.extensions["write_limits"] = WriteLimits(
         app.config["RATELIMIT_WRITES"], app.config["RATELIMIT_STORAGE_URI"]
     )
+    app.config.setdefault("PUBLIC_ORIGINS", os.environ.get("BINGFA_PUBLIC_ORIGINS", ""))
+    origins = public_origins(app.config)
+    https = os.environ.get("BINGFA_HTTPS", "").lower() in TRUE
+    https = app.config.setdefault("HTTPS", https or (bool(origins) and all(
+        o.startswith("https://") for o in origins)))  # fmt: skip
+    if https:
+        app.config["SESSION_COOKIE_SECURE"] = True
+    proxies = int(app.config.setdefault("PROXIES", int(os.environ.get("BINGFA_PROXIES") or 0)))
+    if proxies:  # the last ``proxies`` hops of X-Forwarded-For are ours to believe
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies,
+                                x_host=proxies)  # type: ignore[method-assign]  # fmt: skip
 
     @app.before_request
-    def same_origin_writes():
+    def known_host_and_origin():
+        host = request.host
+        if not host_served(host, origins):
+            served = ", ".join(origins) or "localhost, 127.0.0.1 and [::1] only"
+            return problem(400, "unknown-host", "Not a host this server answers for",
+                           f"this server does not answer for {host[:100]!r}: it serves "
+                           f"{served} (an operator sets BINGFA_PUBLIC_ORIGINS)")  # fmt: skip
         if request.method not in WRITES:
             return None
         origin = request.headers.get("Origin")
-        if origin and urlsplit(origin).netloc != request.host:
+        if origin is not None and not served_here(origin, origins):
             return problem(403, "cross-origin", "Cross-origin write refused",
-                           f"requests from {origin} may not change games here")  # fmt: skip
+                           f"requests from {origin[:100]!r} may not change anything here; "
+                           "write from this site's own pages")  # fmt: skip
         return None
 
     @app.after_request
     def headers(response):
         for name, value in HEADERS.items():
             response.headers.setdefault(name, value)
+        if request.path.startswith("/api/"):  # hands and tokens are never kept by a cache
+            response.headers.setdefault("Cache-Control", "no-store")
+        if https:
+            response.headers.setdefault("Strict-Transport-Security", HSTS)
         return response
 
     @app.errorhandler(TooManyWrites)

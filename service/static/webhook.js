@@ -22,7 +22,7 @@ function showHook(hook) {
   $("hook-hour").value = String(hook.digest_hour);
   showDigest();
   const rows = (hook.deliveries || []).slice(0, 5).map((d) =>
-    el("li", { "data-result": d.result }, `${d.id}: ${d.result}${d.status ? ` (${d.status})` : ""}${d.detail ? ` — ${d.detail}` : ""}`));
+    el("li", { "data-result": d.result }, `${d.id}: ${d.result}`));
   clear($("hook-deliveries"), rows);
 }
 
@@ -54,7 +54,7 @@ async function test() {
   status("Sending a test…");
   try {
     const sent = await api("/api/me/webhook/test", { method: "POST" });
-    status(sent.delivered ? `The test was delivered (${sent.status}).` : `The test was not delivered: ${sent.detail}`);
+    status(sent.sentence);
     await load();
   } catch (e) {
     status(e.message);

@@ -264,7 +264,7 @@ def test_every_response_carries_the_security_headers(client):
 
 def test_a_write_from_another_origin_is_refused(client):
     response = client.post("/api/games", json={}, headers={"Origin": "https://evil.example"})
-    assert_problem(response, 403, "may not change games here")
+    assert_problem(response, 403, "may not change anything here")
 
 
 def test_writes_are_rate_limited():

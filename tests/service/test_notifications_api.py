@@ -172,7 +172,7 @@ def test_the_test_ping_reaches_a_local_receiver_when_allowed(clock):
         url = f"http://127.0.0.1:{server.server_port}/hook"
         secret = client.put("/api/me/webhook", json={"url": url}).json["secret"]
         answer = client.post("/api/me/webhook/test")
-        assert answer.json == {"delivered": True, "status": 200, "detail": "HTTP 200"}
+        assert answer.json == {"delivered": True, "sentence": "The test was delivered."}
     finally:
         server.shutdown()
         server.server_close()
@@ -184,6 +184,38 @@ def test_the_test_ping_reaches_a_local_receiver_when_allowed(clock):
                   round(clock.now.timestamp()))  # fmt: skip
     deliveries = client.get("/api/me/webhook").json["deliveries"]
     assert deliveries[0]["result"] == "sent"
+
+
+def test_the_test_ping_is_no_port_scanner_it_says_delivered_or_not_and_nothing_more(clock):
+    import http.server
+
+    class NotFound(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):
+            self.send_response(404)
+            self.send_header("Content-Length", "9")
+            self.end_headers()
+            self.wfile.write(b"nginx 1.2")
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), NotFound)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    answers = []
+    try:
+        app = make_app(CLOCK=clock, BINGFA_WEBHOOK_ALLOW_LOCAL=True)
+        client = app.test_client()
+        for url in (f"http://127.0.0.1:{server.server_port}/x", "http://127.0.0.1:9/closed"):
+            client.put("/api/me/webhook", json={"url": url})
+            answers.append(client.post("/api/me/webhook/test").json)
+            log = client.get("/api/me/webhook").json["deliveries"]
+            assert all(set(d) <= {"id", "attempts", "at_ms", "result"} for d in log), log
+    finally:
+        server.shutdown()
+        server.server_close()
+    # something answering 404 and nothing listening read the same
+    assert answers[0] == answers[1] and answers[0]["delivered"] is False
+    assert "404" not in str(answers) and "nginx" not in str(answers)
 
 
 def test_a_move_queues_the_webhook_but_never_waits_for_it(clock):

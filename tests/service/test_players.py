@@ -40,6 +40,8 @@ def profiles(request):
         ("孙子", "孙子"),
         ("x_-9", "x_-9"),
         ("ＡＢ", "AB"),
+        ("Player One", "Player One"),  # not the label's shape
+        ("Плеер 1497", "Плеер 1497"),  # a Russian name that only sounds alike
     ],
 )
 def test_names_are_tidied(raw, stored):
@@ -54,6 +56,13 @@ def test_names_are_tidied(raw, stored):
         ("ann!", "only letters"),
         ("<b>", "only letters"),
         ("Player 3fa2", "label of a player"),
+        ("\u0420layer 1497", "label of a player"),  # Cyrillic Р
+        ("Plаyer 1497", "label of a player"),  # Cyrillic а
+        ("ＰＬＡＹＥＲ ３ｆａ２", "label of a player"),  # fullwidth
+        ("PIayer 3fa2", "label of a player"),  # I for l
+        ("Player_3f02", "label of a player"),
+        ("Player 3fo2", "label of a player"),  # o for 0
+        ("Ρlayer 00ab", "label of a player"),  # Greek Ρ
         (7, "text"),
     ],
 )

@@ -21,6 +21,7 @@ from webargs import core
 from webargs.flaskparser import FlaskParser, is_json_request
 
 from events.schemas import MAX_DEPTH, depth_of
+from service.api import error_docs
 from service.problems import problem_abort
 
 DEFAULT_BODY_BYTES = 16 * 1024  # any request (Flask's MAX_CONTENT_LENGTH)
@@ -50,9 +51,14 @@ class StrictParser(FlaskParser):
 
 
 class Blueprint(SmorestBlueprint):
-    """The API's blueprints: flask-smorest's, with the strict JSON parser."""
+    """The API's blueprints: flask-smorest's, with the strict JSON parser, and every error
+    status of their operations documented (``service.api.error_docs``)."""
 
     ARGUMENTS_PARSER = StrictParser()
+
+    def register_views_in_doc(self, api, app, spec, **kwargs):
+        error_docs.install(spec, app)
+        super().register_views_in_doc(api, app, spec, **kwargs)
 
 
 def body_limit(limit: int):

@@ -79,11 +79,15 @@ def register(app: Flask) -> None:
                 "Some fields are missing or wrong: " + ", ".join(sorted(map(str, fields))),
                 errors=fields,
             )
-        return problem(
+        response = problem(
             error.code or 500,
             (error.name or "error").lower().replace(" ", "-"),
             error.name or "Error",
             error.description or "",
         )
+        for name, value in error.get_headers():  # e.g. a 405's Allow: the path's methods
+            if name.lower() != "content-type":
+                response.headers[name] = value
+        return response
 
     app.register_error_handler(HTTPException, http_error)

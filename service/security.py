@@ -186,4 +186,5 @@ def limit_writes(view):
         current_app.extensions["write_limits"].check()
         return view(*args, **kwargs)
 
+    limited.write_limited = True  # for the API documentation (service.api.error_docs)
     return limited

@@ -91,7 +91,7 @@ def visible(env: Envelope, seat: str | None, rules: Any, over: bool) -> dict[str
 
 @blp.route("", methods=["POST"])
 @limit_writes
-@blp.arguments(schemas.CreateGame())
+@blp.arguments(schemas.CreateGame(), required=False)  # every field has a default
 @blp.response(201, schemas.Created)
 def create_game(body):
     """Start a game. Each human seat gets a token, shown only in this answer."""
@@ -116,7 +116,7 @@ def create_game(body):
 
 @blp.route("/<id:game_id>/join", methods=["POST"])
 @limit_writes
-@blp.arguments(schemas.Join())
+@blp.arguments(schemas.Join(), required=False)  # {nonce?}
 @blp.response(200, schemas.Version)
 def join(body, game_id):
     """Take your seat (the token of the invite link in ``Authorization: Bearer``)."""

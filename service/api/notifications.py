@@ -131,7 +131,7 @@ def notifications(query):
 
 @blp.route("/notifications/read", methods=["POST"])
 @limit_writes
-@blp.arguments(MarkRead())
+@blp.arguments(MarkRead(), required=False)  # no body: all read
 @blp.response(200, Unread)
 def mark_read(body):
     """Mark your notifications read, up to ``upto`` (a seq) or all of them."""

@@ -151,7 +151,7 @@ def open_seeks():
 
 @blp.route("/seeks", methods=["POST"])
 @limit_writes
-@blp.arguments(SeekPost())
+@blp.arguments(SeekPost(), required=False)  # every field has a default
 @blp.response(201, SeekPosted)
 def post_seek(body):
     """Look for a game. The answer's token is your seat's in the game the seek becomes."""
@@ -176,7 +176,7 @@ def cancel_seek(seek_id):
 
 @blp.route("/seeks/<id:seek_id>/accept", methods=["POST"])
 @limit_writes
-@blp.arguments(schemas.Join())  # {nonce?}, as taking a seat
+@blp.arguments(schemas.Join(), required=False)  # {nonce?}, as taking a seat
 @blp.response(201, SeekGame)
 def accept_seek(body, seek_id):
     """Accept a seek: the game is made and both seats taken; your token is in the answer.
@@ -206,7 +206,7 @@ def _answer(found) -> dict[str, Any]:
 
 @blp.route("/games/<id:game_id>/rematch", methods=["POST"])
 @limit_writes
-@blp.arguments(schemas.Join())  # {nonce?}, as taking a seat
+@blp.arguments(schemas.Join(), required=False)  # {nonce?}, as taking a seat
 @blp.response(200, RematchAnswer)
 def ask_rematch(body, game_id):
     """Ask for a rematch of a finished game you played (token or player id). When the

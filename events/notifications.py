@@ -156,7 +156,7 @@ def _result(outcome: Mapping[str, Any], seats: list[str]) -> str:
 
 # -- Redis: the player's list, once per id; the webhook outbox ----------------------------
 ADD_LUA = """
--- KEYS: seen, seq, list, items, webhook, out   ARGV: id, at_ms, json, oldest_ms, size
+-- KEYS: seen, seq, list, items, webhook, out   ARGV: id, at_ms, json, oldest_ms, size, player
 if redis.call('ZADD', KEYS[1], 'NX', ARGV[2], ARGV[1]) == 0 then return 0 end
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[4])
 local seq = redis.call('INCR', KEYS[2])
@@ -168,6 +168,7 @@ if extra > 0 then
   redis.call('ZREMRANGEBYRANK', KEYS[3], 0, extra - 1)
   redis.call('HDEL', KEYS[4], unpack(old))
 end
+redis.call('PUBLISH', 'live:n:' .. ARGV[6], seq)  -- the player's open pages wait on it
 local url = redis.call('HGET', KEYS[5], 'url')
 local digest = redis.call('HGET', KEYS[5], 'digest')
 if url and digest ~= 'daily' then
@@ -231,7 +232,8 @@ class NotificationStore:
         body = json.dumps(n.to_dict(), separators=(",", ":"))
         found = self._add(keys=[k("seen"), k("seq"), k("list"), k("items"), k("webhook"),
                                 k("out")],
-                          args=[n.id, at_ms, body, now_ms - MAX_AGE_MS, LIST_SIZE])  # fmt: skip
+                          args=[n.id, at_ms, body, now_ms - MAX_AGE_MS, LIST_SIZE,
+                                n.player])  # fmt: skip
         if not found:
             # Seen before. Its delivery may still wait in ``out`` without an outbox entry
             # (a process died between the script and the ZADD below): put it back, so the

@@ -12,7 +12,9 @@ partition's feed carry the hash tag ``{pN}``, so the append script touches one s
     g:{pN}:ID:access   the hashes of the seat tokens (never revealed)
     feed:{pN}          stream of (game, seq) appends, read by the projector
 
-Streams are never trimmed. Durability is Redis's: run it with AOF (see the README).
+Streams are never trimmed. Durability is Redis's: run it with AOF (see the README). Each
+append is also said on the pub/sub channel ``live:g:<game id>`` (the web's live streams
+wait on it: ``service.live``).
 
 An entry stores the envelope as stream fields rather than one JSON document: every entry
 has the same field names, so Redis keeps them once per stream node, and the hash is
@@ -78,6 +80,7 @@ local new = version + n
 redis.call('HSET', KEYS[2], 'version', new, 'last_hash', ARGV[7], 'game', ARGV[6])
 if key ~= '' then redis.call('HSET', KEYS[3], key, ARGV[4] .. '|' .. new) end
 redis.call('XADD', KEYS[4], '*', 'game', ARGV[5], 'seq', new)
+redis.call('PUBLISH', 'live:g:' .. ARGV[5], new)
 return {'ok', tostring(new)}
 """
 
@@ -164,15 +167,23 @@ class FoldEntry:
         return event
 
 
-def connect(url: str) -> Any:
+def connect(url: str, max_connections: int | None = None) -> Any:
     """A client for ``REDIS_URL``: ``redis://…`` for one server, ``redis+cluster://…``
-    (any one node) for a Redis Cluster; ``rediss`` for TLS in both."""
+    (any one node) for a Redis Cluster; ``rediss`` for TLS in both. ``max_connections``:
+    at most that many connections (per node), a caller waiting for a free one rather
+    than failing (the web's many greenlets share a few)."""
     import redis
 
     for scheme in ("redis+cluster://", "rediss+cluster://"):
         if url.startswith(scheme):
             plain = scheme.replace("+cluster", "") + url[len(scheme) :]
+            if max_connections:
+                return redis.RedisCluster.from_url(plain, max_connections=max_connections)
             return redis.RedisCluster.from_url(plain)
+    if max_connections:
+        pool = redis.BlockingConnectionPool.from_url(url, max_connections=max_connections,
+                                                     timeout=20)  # fmt: skip
+        return redis.Redis(connection_pool=pool)
     return redis.Redis.from_url(url)
 
 

@@ -28,8 +28,8 @@ DEFAULTS: dict[str, Any] = {
     "OPENAPI_VERSION": "3.0.3",
     "OPENAPI_URL_PREFIX": "/api",
     "OPENAPI_JSON_PATH": "openapi.json",
-    "SSE_SECONDS": 25.0,  # a stream is closed after this long; the browser reconnects
-    "SSE_POLL": 0.25,
+    "SSE_SECONDS": 300.0,  # a stream is closed after this long; the browser reconnects
+    "SSE_HEARTBEAT": 15.0,  # a comment line this often keeps proxies from closing it
     "MAX_CONTENT_LENGTH": DEFAULT_BODY_BYTES,  # per endpoint: service.bodies.body_limit
     "MAX_FORM_PARTS": 8,  # a replay import sends one file
     "PERMANENT_SESSION_LIFETIME": timedelta(days=365),
@@ -46,6 +46,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     register_api(app)
     problems.register(app)
     security.register(app)
+    register_live(app)
     register_pages(app)
     return app
 
@@ -54,6 +55,7 @@ def register_config(app: Flask, config: Mapping[str, Any] | None) -> None:
     app.config.update(DEFAULTS)
     app.config["REDIS_URL"] = os.environ.get("REDIS_URL")
     app.config["BINGFA_PARTITIONS"] = int(os.environ.get("BINGFA_PARTITIONS", 16))
+    app.config["REDIS_MAX_CONNECTIONS"] = int(os.environ.get("BINGFA_REDIS_CONNECTIONS") or 64)
     app.config["SECRET_KEY"] = os.environ.get("SECRET_KEY") or secrets.token_hex(32)
     app.config.update(config or {})
 
@@ -65,9 +67,9 @@ def register_write_path(app: Flask) -> None:
 
         if not app.config["REDIS_URL"]:
             raise RuntimeError("set REDIS_URL to the event store's Redis (or run `bingfa up`)")
-        store = RedisEventStore(
-            connect(app.config["REDIS_URL"]), partitions=app.config["BINGFA_PARTITIONS"]
-        )
+        # Greenlets share a bounded pool: past it, a request waits for a connection.
+        client = connect(app.config["REDIS_URL"], app.config["REDIS_MAX_CONNECTIONS"])
+        store = RedisEventStore(client, partitions=app.config["BINGFA_PARTITIONS"])
     from workers.ai import LEVELS
 
     on_appended = app.config.get("ON_APPENDED")
@@ -96,6 +98,36 @@ def queue_ai_moves(app: Flask):
             app.logger.exception("could not queue the AI's move in game %s", game.game_id)
 
     return follow_up
+
+
+def register_live(app: Flask) -> None:
+    """The live streams' hub and their cap per client: on the event store's Redis (its
+    append script and the notification store's say what changed), or, over a store given
+    in the config (tests, tools), in this process, told by the write path."""
+    from service import live
+
+    cap = int(os.environ.get("BINGFA_STREAMS_PER_CLIENT") or 20)
+    cap = int(app.config.setdefault("STREAMS_PER_CLIENT", cap))
+    lease_ms = round(3 * app.config["SSE_HEARTBEAT"] * 1000)
+    client = getattr(app.extensions["bingfa"].store, "redis", None)
+    if app.config.get("STORE") is None and client is not None:
+        app.extensions["hub"] = live.RedisHub(client)
+        app.extensions["stream_slots"] = live.StreamSlots(cap, lease_ms, client)
+        return
+    hub = app.extensions["hub"] = live.LocalHub()
+    app.extensions["stream_slots"] = live.StreamSlots(cap, lease_ms)
+    bingfa = app.extensions["bingfa"]
+    before = bingfa.on_appended
+
+    def on_appended(game, events):
+        if before is not None:
+            before(game, events)  # (the notifications are added there)
+        hub.publish(live.game_channel(game.game_id))
+        for joined in game.joined.values():
+            if joined.get("player"):
+                hub.publish(live.player_channel(joined["player"]))
+
+    bingfa.on_appended = on_appended
 
 
 def register_api(app: Flask) -> None:

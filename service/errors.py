@@ -9,3 +9,11 @@ class NotFound(LookupError):
 
 class Forbidden(PermissionError):
     """The seat is not the caller's to take or to play."""
+
+
+class TooManyStreams(Exception):
+    """The client holds as many live streams as it may."""
+
+    def __init__(self, cap: int) -> None:
+        super().__init__(f"you have {cap} live streams open already (tabs, windows): close "
+                         "one, or reload a page that still follows the game")  # fmt: skip

@@ -1,6 +1,9 @@
-"""Server-Sent Events for the API's live streams: a poll loop that sends what is new, each
-entry with its ``id`` (a seq) so a browser reconnecting with ``Last-Event-ID`` resumes, and
-a connection closed after ``SSE_SECONDS`` (the browser reconnects by itself)."""
+"""Server-Sent Events for the API's live streams: what is new is sent when the hub says its
+channel changed (``service.live``), each entry with its ``id`` (a seq) so a browser
+reconnecting with ``Last-Event-ID`` resumes; a comment line every ``SSE_HEARTBEAT``
+seconds keeps proxies from closing an idle stream (and looks again, in case a wake-up
+was lost); the connection is closed after ``SSE_SECONDS`` (the browser reconnects by
+itself). A client holds at most ``STREAMS_PER_CLIENT`` streams (429 past that)."""
 
 from __future__ import annotations
 
@@ -9,7 +12,11 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from flask import Response, current_app, stream_with_context
+from flask import Response, current_app, request, stream_with_context
+
+from service import live
+from service.errors import TooManyStreams
+from service.security import client_address
 
 
 def last_event_id(raw: str | None, default: int = 0) -> int:
@@ -22,24 +29,46 @@ def last_event_id(raw: str | None, default: int = 0) -> int:
 
 
 def stream(after: int, since: Callable[[int], Iterable[tuple[int, Any]]], event: str,
-           retry_ms: int = 1000) -> Response:  # fmt: skip
-    """A text/event-stream of ``since(after)``: (seq, data) pairs, polled every
-    ``SSE_POLL`` seconds, each sent as one ``event``."""
-    seconds = current_app.config["SSE_SECONDS"]
-    poll = current_app.config["SSE_POLL"]
+           channel: str, retry_ms: int = 1000) -> Response:  # fmt: skip
+    """A text/event-stream of ``since(after)``: (seq, data) pairs, read again each time
+    ``channel`` changes, each sent as one ``event``."""
+    config = current_app.config
+    seconds, heartbeat = config["SSE_SECONDS"], config["SSE_HEARTBEAT"]
+    hub: live.LocalHub = current_app.extensions["hub"]
+    slots: live.StreamSlots = current_app.extensions["stream_slots"]
+    address = client_address()
+    slot = slots.take(address)
+    if slot is None:
+        raise TooManyStreams(slots.cap)
+    environ = request.environ
 
     def generate():
         nonlocal after
-        deadline = time.monotonic() + seconds
-        yield f"retry: {retry_ms}\n\n"
-        while True:
-            for seq, data in since(after):
-                text = json.dumps(data, separators=(",", ":"))
-                yield f"id: {seq}\nevent: {event}\ndata: {text}\n\n"
-                after = seq
-            if time.monotonic() >= deadline:
-                return
-            time.sleep(poll)
+        try:
+            with hub.watch(channel) as watch:
+                gone = live.on_hang_up(environ, watch)
+                try:
+                    watch.ready.wait(1.0)  # subscribed: nothing appended from now is missed
+                    deadline = time.monotonic() + seconds
+                    yield f"retry: {retry_ms}\n\n"
+                    while True:
+                        for seq, data in since(after):
+                            text = json.dumps(data, separators=(",", ":"))
+                            yield f"id: {seq}\nevent: {event}\ndata: {text}\n\n"
+                            after = seq
+                        left = deadline - time.monotonic()
+                        if left <= 0:
+                            return
+                        if not watch.wait(min(heartbeat, left)):
+                            slots.renew(address, slot)
+                            yield ": still here\n\n"
+                        if gone is not None and gone():
+                            return  # the client hung up: free everything at once
+                finally:
+                    if gone is not None:
+                        gone.stop()  # type: ignore[attr-defined]
+        finally:
+            slots.give_back(address, slot)
 
     return Response(stream_with_context(generate()), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})  # fmt: skip

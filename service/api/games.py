@@ -10,7 +10,7 @@ from flask import current_app, request, session
 from events import clocks
 from events.envelope import Envelope
 from events.schemas import SYSTEM_FIELDS
-from service import access, schemas, sse
+from service import access, live, schemas, sse
 from service.bodies import COMMAND_BODY_BYTES, Blueprint, body_limit
 from service.problems import Unauthorized, problem_abort
 from service.profiles import anonymous_label
@@ -281,4 +281,4 @@ def stream(game_id):
         over = bool(stored) and app.load(game_id).outcome is not None
         return [(env.seq, visible(env, seat, rules, over)) for env in stored]
 
-    return sse.stream(after, since, "game")
+    return sse.stream(after, since, "game", live.game_channel(game_id))

@@ -19,7 +19,7 @@ from marshmallow import Schema, fields, validate
 
 from events.notifications import DIGEST_DAILY, DIGEST_OFF, Notifications, NotificationStore
 from events.schemas import JSON_INT_MAX
-from service import sse
+from service import live, sse
 from service.api.games import player_id
 from service.bodies import Blueprint
 from service.problems import problem_abort
@@ -154,7 +154,7 @@ def notification_stream():
         unread = found.unread(player) if items else 0
         return [(item["seq"], {**item, "unread": unread}) for item in items]
 
-    return sse.stream(after, since, "notification", retry_ms=2000)
+    return sse.stream(after, since, "notification", live.player_channel(player), retry_ms=2000)
 
 
 # -- the webhook ------------------------------------------------------------------------------

@@ -97,7 +97,7 @@ def serving(**config):
     free localhost port, its AI seats played by ``AiSeats``."""
     ai = AiSeats()
     settings = {"STORE": InMemoryEventStore(), "TESTING": True, "SSE_SECONDS": 5,
-                "SSE_POLL": 0.1, "ON_APPENDED": ai}  # fmt: skip
+                "SSE_HEARTBEAT": 0.1, "ON_APPENDED": ai}  # fmt: skip
     app = create_app({**settings, **config})
     ai.bingfa = app.extensions["bingfa"]
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per request

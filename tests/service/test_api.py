@@ -22,7 +22,7 @@ def app():
             "STORE": InMemoryEventStore(),
             "TESTING": True,
             "SSE_SECONDS": 0.2,
-            "SSE_POLL": 0.05,
+            "SSE_HEARTBEAT": 0.05,
             "RATELIMIT_WRITES": "1000 per second",
         }
     )

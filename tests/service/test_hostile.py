@@ -199,7 +199,7 @@ def test_an_expected_version_out_of_range_is_a_422(client, game, unchanged):
 
 
 def test_a_stream_resumed_from_nonsense_starts_from_the_beginning(app, client, game):
-    app.config.update(SSE_SECONDS=0.1, SSE_POLL=0.02)
+    app.config.update(SSE_SECONDS=0.1, SSE_HEARTBEAT=0.02)
     game_id, tokens = game
     for last in ("99999999999999999999", "-5", "x", "1" * 5000):
         response = client.get(f"/api/games/{game_id}/stream", headers={

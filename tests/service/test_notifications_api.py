@@ -23,7 +23,7 @@ class Clock:
 
 def make_app(**config):
     return create_app({"STORE": InMemoryEventStore(), "TESTING": True, "SSE_SECONDS": 0.3,
-                       "SSE_POLL": 0.05, "RATELIMIT_WRITES": "1000 per second",
+                       "SSE_HEARTBEAT": 0.05, "RATELIMIT_WRITES": "1000 per second",
                        "SECRET_KEY": "k", **config})  # fmt: skip
 
 

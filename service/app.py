@@ -17,7 +17,7 @@ from flask_smorest import Api
 
 from service import problems, security
 from service.bodies import DEFAULT_BODY_BYTES
-from service.ids import IdConverter, id_schema
+from service.ids import IdConverter, SeekIdConverter, id_schema
 from service.pages import register_pages
 from service.queries import Queries
 from service.usecases import Bingfa
@@ -41,6 +41,7 @@ DEFAULTS: dict[str, Any] = {
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app = Flask(__name__)
     app.url_map.converters["id"] = IdConverter  # before any route names it
+    app.url_map.converters["seek"] = SeekIdConverter
     register_config(app, config)
     register_write_path(app)
     register_api(app)
@@ -135,6 +136,7 @@ def register_api(app: Flask) -> None:
 
     api = Api(app)
     api.register_converter(IdConverter, id_schema)
+    api.register_converter(SeekIdConverter, id_schema)
     api.register_blueprint(games.blp)
     api.register_blueprint(lobby.blp)
     api.register_blueprint(replays.blp)

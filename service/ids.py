@@ -17,6 +17,13 @@ class IdConverter(BaseConverter):
     regex = ID_PATTERN
 
 
-def id_schema(_converter: IdConverter) -> dict:
+class SeekIdConverter(BaseConverter):
+    """``<seek:seek_id>``: a seek's id, lower-case hex (so ``/seeks/mine`` is no seek)."""
+
+    regex = r"[0-9a-f]{1,64}"
+
+
+def id_schema(converter: BaseConverter) -> dict:
     """The id's OpenAPI parameter schema (flask-smorest's converter hook)."""
-    return {"type": "string", "pattern": f"^{ID_PATTERN}$", "minLength": 1, "maxLength": 64}
+    return {"type": "string", "pattern": f"^{converter.regex}$", "minLength": 1,
+            "maxLength": 64}  # fmt: skip

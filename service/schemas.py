@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from events.schemas import JSON_INT_MAX
+from events.schemas import JSON_INT_MAX, StrictBoolean
 
 SEQ = validate.Range(min=0, max=JSON_INT_MAX)  # a position in a stream
 
@@ -20,9 +20,7 @@ class CreateGame(Schema):
         load_default=lambda: {"blue": "human", "red": "human"},
         metadata={"description": 'each seat: "human" or "ai:<level>"'},
     )
-    rated = fields.Boolean(
-        load_default=False, metadata={"description": "rated games give no hints"}
-    )
+    rated = StrictBoolean(load_default=False, metadata={"description": "rated games give no hints"})
     clock = fields.Dict(
         keys=fields.String(),
         load_default=None,

@@ -104,6 +104,7 @@ class NotificationList(Schema):
 
 class MarkRead(Schema):
     upto = fields.Integer(
+        strict=True,
         load_default=None,
         validate=validate.Range(min=0, max=JSON_INT_MAX),
         metadata={"description": "the newest seq read (default: all)"},
@@ -166,6 +167,7 @@ class WebhookIn(Schema):
         metadata={"description": '"daily": one digest a day instead'},
     )
     digest_hour = fields.Integer(
+        strict=True,
         load_default=8,
         validate=validate.Range(min=0, max=23),
         metadata={"description": "the digest's hour (UTC)"},

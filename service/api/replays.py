@@ -197,6 +197,11 @@ def verify_replay(replay_id):
 @limit_writes
 @blp.response(201, ImportedBody)
 @blp.alt_response(200, schema=ImportedBody, description="This history is here already")
+@blp.doc(requestBody={"required": True, "description": "the record (docs/replay-format.md)",
+                      "content": {"application/x-ndjson": {"schema": {"type": "string"}},
+                                  "multipart/form-data": {"schema": {
+                                      "type": "object", "properties": {"record": {
+                                          "type": "string", "format": "binary"}}}}}})  # fmt: skip
 def import_replay():
     """Import a record exported from a Bingfa server: the JSON Lines as the body, or as a
     multipart file (any field name), at most 2 MiB. It is verified first; a record that

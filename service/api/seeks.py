@@ -8,6 +8,7 @@ from typing import Any
 from flask import current_app
 from marshmallow import Schema, fields, validate
 
+from events.schemas import StrictBoolean
 from service import schemas
 from service.api.games import caller_seat, player_id
 from service.bodies import Blueprint
@@ -69,7 +70,7 @@ class SeekPost(Schema):
             "example": {"per_move_seconds": 86400},
         },
     )
-    rated = fields.Boolean(load_default=False)
+    rated = StrictBoolean(load_default=False)
     colour = fields.String(
         load_default="random",
         validate=validate.OneOf(COLOURS),
@@ -166,7 +167,7 @@ def my_seeks():
     return {"seeks": shown(matchmaking().mine(player_id()))}
 
 
-@blp.route("/seeks/<id:seek_id>", methods=["DELETE"])
+@blp.route("/seeks/<seek:seek_id>", methods=["DELETE"])
 @limit_writes
 @blp.response(204)
 def cancel_seek(seek_id):
@@ -174,7 +175,7 @@ def cancel_seek(seek_id):
     matchmaking().cancel(seek_id, player_id())
 
 
-@blp.route("/seeks/<id:seek_id>/accept", methods=["POST"])
+@blp.route("/seeks/<seek:seek_id>/accept", methods=["POST"])
 @limit_writes
 @blp.arguments(schemas.Join(), required=False)  # {nonce?}, as taking a seat
 @blp.response(201, SeekGame)

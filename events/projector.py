@@ -118,8 +118,8 @@ class LoadedGame:
 
 # The system events that begin an append (the others end one: the seed, a decided end).
 APPEND_STARTS = frozenset({"game_created", "seat_joined", "command_given", "seat_handed_to_ai",
-                           "vacation_taken", "clock_expired", "draw_offered",
-                           "draw_declined", "draw_accepted"})  # fmt: skip
+                           "seat_taken_back", "vacation_taken", "clock_expired",
+                           "draw_offered", "draw_declined", "draw_accepted"})  # fmt: skip
 
 
 def pending_of(rules: Any, state: Any, meta: Mapping[str, Any]) -> dict[str, str]:
@@ -179,6 +179,10 @@ def apply(game: LoadedGame, envelopes: Iterable[Envelope]) -> LoadedGame:
             elif kind == "seat_handed_to_ai":
                 handed = {payload["seat"]: "ai:" + payload["level"]}
                 meta["handed"] = {**meta.get("handed", {}), **handed}
+            elif kind == "seat_taken_back":  # its player plays it again, on the clock anew
+                seat = payload["seat"]
+                meta["handed"] = {s: k for s, k in meta.get("handed", {}).items() if s != seat}
+                meta["turns"] = {s: t for s, t in meta.get("turns", {}).items() if s != seat}
             elif kind == "position_set":  # a continued game starts from this position
                 state = rules.load_state(payload["state"])
                 meta["dealt"] = True

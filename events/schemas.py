@@ -32,9 +32,12 @@ SYSTEM_FIELDS: dict[str, dict[str, str]] = {
     },
     # A seat's command, as it was given, before the events it caused: the audit re-runs
     # the rules over these with the revealed seed. Visible to its seat until the end.
-    "command_given": {"seat": "str", "command": "dict"},
-    # A player hands their seat to the AI for the rest of the game.
+    # ``by``: "player" or "ai:<level>", who gave it (events.table; absent in older games).
+    "command_given": {"seat": "str", "command": "dict", "~by": "str"},
+    # A player hands their seat to the AI for the rest of the game, or until they take it
+    # back (seat_taken_back).
     "seat_handed_to_ai": {"seat": "str", "level": "str"},
+    "seat_taken_back": {"seat": "str"},
     # A seat is taken; ``nonce_sha256`` commits to the seat's own nonce, revealed at the end.
     "seat_joined": {"seat": "str", "player": "str?", "nonce_sha256": "str?"},
     # A continued game's opening, instead of the deal: the whole position (``rules.dump_state``

@@ -151,6 +151,8 @@ def declared_of(events: Sequence[Envelope]) -> dict[str, Any]:
         elif env.type == "seat_handed_to_ai":
             handed[str(env.payload.get("seat"))] = {"level": env.payload.get("level"),
                                                     "seq": env.seq}  # fmt: skip
+        elif env.type == "seat_taken_back":  # its player's again: handed no more
+            handed.pop(str(env.payload.get("seat")), None)
         elif env.type == "seed_revealed":
             revealed = env.payload
     nonces = revealed.get("nonces")

@@ -47,7 +47,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import games
-from events import clocks
+from events import clocks, table
 from events.codec import EventRejected
 from events.envelope import GENESIS, SYSTEM, Envelope, canonical, chain_hash
 from events.fairness import commitment, rng_for
@@ -257,6 +257,14 @@ class _Rerun:
         self.events = upcast_all(self.key, record.events)
         self.n = len(self.events)
         self.checked: set[str] = set()
+        self.said_who = False  # a command said who gave it: every later one must
+        # Has the computer played a seat (from the start, handed over, standing in)? Until
+        # it has, a player's command needs no fold of the table to be checked.
+        seats = self.events[0].payload.get("seats") if self.events else None
+        self.computer_played = (
+            isinstance(seats, dict)
+            and any(isinstance(k, str) and k.startswith(table.AI_PREFIX) for k in seats.values())
+        ) or any(e.type == "clock_expired" for e in self.events)
 
     @property
     def continued(self) -> bool:
@@ -416,6 +424,7 @@ class _Rerun:
                     _fail("rules", seq, "visible_to", seat, env.visible_to,
                           f"Event {seq}, the {seat} seat's command, is visible to "
                           f"{env.visible_to} instead of its seat.")  # fmt: skip
+                self.who_gave(i, env)
                 try:
                     decided = rules.decide(state, seat, command,
                                            rng_for(self.seed, self.nonces, seq))  # fmt: skip
@@ -447,6 +456,16 @@ class _Rerun:
                     _fail("rules", seq, "payload.seat", env.actor, seat,
                           f"Event {seq} hands the seat {seat!r} to the AI, but only its own "
                           "player may.")  # fmt: skip
+                self.computer_played = True
+                i += 1
+            elif env.type == "seat_taken_back":
+                seat = env.payload.get("seat")
+                handed = self.game_before(i).meta.get("handed", {})
+                if env.actor != seat or seat not in handed:
+                    _fail("table", seq, "payload.seat", "a seat its player handed to the AI",
+                          seat, f"Event {seq} gives the seat {seat!r} back to its player, "
+                          "but " + ("it was not handed to the AI." if seat not in handed
+                                    else f"{env.actor} is not its player."))  # fmt: skip
                 i += 1
             elif env.type in OFF_BOARD:
                 if not dealt:
@@ -458,6 +477,27 @@ class _Rerun:
                       f"Event {seq} ({env.type}) was caused by no command: every event of "
                       "the game follows the deal or a command.")  # fmt: skip
         return state
+
+    def who_gave(self, i: int, env: Envelope) -> None:
+        """The table's rule for a recorded command (``events.table``): given by whoever
+        plays the seat then, its player or the computer; said of every command once it is
+        said of one (a record that stops saying it was edited)."""
+        seq, seat, by = env.seq, env.payload.get("seat"), table.given_by(env.payload)
+        if by is None:
+            if self.said_who:
+                _fail("table", seq, "payload.by", "who gave the command", None,
+                      f"Event {seq} does not say who gave the {seat} seat's command, though "
+                      "the commands before it did.")  # fmt: skip
+            return
+        self.said_who = True
+        self.checked.add("table")
+        if by == table.PLAYER and not self.computer_played:
+            return  # nobody but the players has played: no need to fold the table
+        refused = table.refusal(self.game_before(i), seat, by)
+        if refused:
+            _fail("table", seq, "payload.by", "the one who played the seat then", by,
+                  f"Event {seq} is a command given by {by} for the {seat} seat, but "
+                  f"{refused}.")  # fmt: skip
 
     def game_before(self, i: int) -> LoadedGame:
         """The game as the projector folds the first ``i`` events (its turns and clocks),
@@ -482,6 +522,11 @@ class _Rerun:
             _fail("rules", seq, "actor", seat, env.actor,
                   f"Event {seq} ({env.type}) is the {seat} seat's, but names "
                   f"{env.actor} as its actor.")  # fmt: skip
+        refused = table.refusal(game, seat, table.PLAYER)
+        if refused:
+            _fail("table", seq, "type", ABSENT, env.type,
+                  f"Event {seq} ({env.type}) was written by the {seat} seat's player, but "
+                  f"{refused}.")  # fmt: skip
         offer = game.draw_offer
         if env.type == "vacation_taken":
             left = -1 if control is None else game.meta["clock"][seat]["vacation"]
@@ -614,7 +659,8 @@ def _audit(record: Record, registry: Mapping[str, Any] | None, passed: list[str]
     nonces = last.get("nonces") if isinstance(last.get("nonces"), dict) else {}
     rerun = _Rerun(record, rules, str(last.get("seed")), nonces)
     state = rerun.run()
-    passed += [c for c in ("deal", "position", "commands", "clocks") if c in rerun.checked]
+    passed += [c for c in ("deal", "position", "commands", "table", "clocks")
+               if c in rerun.checked]  # fmt: skip
     if rerun.continued:
         origin = record.events[0].payload.get("from") or {}
         notes.append(f"This game continues replay {origin.get('replay')!r} from its step "

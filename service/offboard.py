@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from events import clocks
+from events import clocks, table
 from events.projector import LoadedGame
 from events.store import ConcurrencyError
 from games.base import RulesError
@@ -78,7 +78,7 @@ class OffBoard:
 
     def take_vacation(self, game_id: str, seat: str, days: int) -> int:
         """``days`` of the seat's vacation allowance: its clock stops for that long."""
-        game = self._running(game_id, seat)
+        game = self._players(game_id, seat)
         control = game.control
         if control is None:
             raise RulesError("this game has no clock, so there is no time to stop")
@@ -94,7 +94,7 @@ class OffBoard:
     def draw(self, game_id: str, seat: str, action: str) -> int:
         """Offer a draw, accept the one offered to you, or decline it. Offering when the
         other seat has offered one accepts it."""
-        game = self._running(game_id, seat)
+        game = self._players(game_id, seat)
         offer = game.draw_offer
         if action == "offer" and offer == seat:
             raise RulesError("you have already offered a draw; it stands until it is "
@@ -141,6 +141,15 @@ class OffBoard:
         game = self._live(game_id, seat)
         if not game.dealt:
             raise RulesError("the game has not started yet")
+        return game
+
+    def _players(self, game_id: str, seat: str) -> LoadedGame:
+        """The running game, for a write only the seat's player makes (not while the
+        computer plays the seat: ``events.table``)."""
+        game = self._running(game_id, seat)
+        refused = table.refusal(game, seat, table.PLAYER)
+        if refused:
+            raise RulesError(refused)
         return game
 
     def _write(self, game: LoadedGame, seat: str, events: list[dict[str, Any]]) -> int:

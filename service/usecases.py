@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import games
-from events import clocks
+from events import clocks, table
 from events.envelope import canonical
 from events.fairness import commitment, rng_for
 from events.projector import GameCache, LoadedGame, Lru, apply, save_snapshot
@@ -183,8 +183,12 @@ class Bingfa(OffBoard):
         command: Mapping[str, Any],
         idempotency_key: str | None = None,
         expected_version: int | None = None,
+        by: str | None = None,
     ) -> Submitted:
         """Decide a seat's command against the current position and append its events.
+        ``by``: who gives it, the seat's player (``table.PLAYER``: the API always says so)
+        or the computer (``ai:<level>``: the AI task); only the one that plays the seat
+        now may (``events.table``). None: whoever plays it now (tools and tests).
 
         The first try decides on the position this process remembers, without reading
         the stream: the append's version check refuses it if the game has moved on. Any
@@ -207,7 +211,7 @@ class Bingfa(OffBoard):
             try:
                 if expected_version is not None and expected_version != game.version:
                     raise ConcurrencyError(game_id, expected_version, game.version)
-                events = self._decide(game, seat, command)
+                events = self._decide(game, seat, command, by)
                 appended = self.store.append_events(
                     game_id,
                     game.version,
@@ -275,6 +279,20 @@ class Bingfa(OffBoard):
         self._after(game, [event])
         return version
 
+    def take_back(self, game_id: str, seat: str) -> int:
+        """The seat's player takes back the seat they handed to the AI: from now on they
+        play it again (and their clock runs for the decision it owes, from now)."""
+        game = self._live(game_id, seat)
+        if table.standing_in(game, seat):
+            raise RulesError(table.refusal(game, seat, table.PLAYER) or "not now")
+        if seat not in game.meta.get("handed", {}):
+            raise RulesError(f"the {seat} seat is not the computer's to give back: "
+                             "you play it already")  # fmt: skip
+        event = {"type": "seat_taken_back", "visible_to": "all", "seat": seat}
+        version = self.store.append(game_id, game.version, [event], actor=seat, at=self.now())
+        self._after(game, [event])
+        return version
+
     def hint(self, game_id: str, seat: str) -> tuple[int, dict[str, Any]]:
         """(version, the AI's suggestion for ``seat``), judged from the seat's own view.
         Only in unrated games; asking again at the same position gives the same answer."""
@@ -329,7 +347,8 @@ class Bingfa(OffBoard):
                 self._kept.put(("secret", game.game_id), found)
         return copy.deepcopy(found)
 
-    def _decide(self, game: LoadedGame, seat: str, command: Mapping[str, Any]) -> list:
+    def _decide(self, game: LoadedGame, seat: str, command: Mapping[str, Any],
+                by: str | None = None) -> list:  # fmt: skip
         if seat not in game.seats:
             raise NotFound(f"there is no seat {seat!r}; the seats are " + ", ".join(game.seats))
         if game.decided is not None:
@@ -337,13 +356,18 @@ class Bingfa(OffBoard):
         if not game.dealt:
             waiting = ", ".join(game.open_seats)
             raise RulesError(f"the game has not started: waiting for {waiting} to take a seat")
+        if by is None:
+            by = table.played_by(game, seat)
+        refused = table.refusal(game, seat, by)
+        if refused:
+            raise RulesError(refused)
         secret = self._secret(game)
         # The rng of a command is the one of its command_given event's position.
         rng = rng_for(secret["seed"], secret["nonces"], game.version + 1)
         events = game.rules.decide(game.state, seat, command, rng)
         state = game.rules.fold(events, game.state)
         given = {"type": "command_given", "visible_to": seat, "seat": seat,
-                 "command": dict(command)}  # fmt: skip
+                 "command": dict(command), "by": by}  # fmt: skip
         events = [given, *events]
         if game.rules.outcome(state) is not None:
             events = [*events, self._revealed(game)]

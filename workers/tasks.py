@@ -87,6 +87,7 @@ def take_ai_turn(bingfa: Bingfa, game_id: str, expected_version: int, seat: str)
             command,
             idempotency_key=f"ai:{game_id}:{expected_version}:{seat}",
             expected_version=expected_version,
+            by=f"ai:{level}",
         )
     except ConcurrencyError:
         return ALREADY_MOVED

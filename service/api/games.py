@@ -7,7 +7,7 @@ from typing import Any
 
 from flask import current_app, request, session
 
-from events import clocks
+from events import clocks, table
 from events.envelope import Envelope
 from events.schemas import SYSTEM_FIELDS
 from service import access, live, schemas, sse
@@ -191,6 +191,7 @@ def submit(body, game_id):
         body["command"],
         idempotency_key=request.headers.get("Idempotency-Key") or None,
         expected_version=expected,
+        by=table.PLAYER,  # a request is the seat's player, never the computer
     )
     game = result.game or bingfa().load(game_id)  # None for a retry
     stored = result.stored
@@ -209,9 +210,20 @@ def submit(body, game_id):
 @blp.arguments(schemas.HandToAi())
 @blp.response(200, schemas.Version)
 def hand_to_ai(body, game_id):
-    """Let the AI play your seat for the rest of the game (not in rated games)."""
+    """Let the AI play your seat for the rest of the game, or until you take it back
+    (not in rated games)."""
     seat = acting_seat(game_id, "handing a seat to the AI needs its token: Authorization: Bearer")
     return {"version": bingfa().hand_to_ai(game_id, seat, body["level"])}
+
+
+@blp.route("/<id:game_id>/take-back", methods=["POST"])
+@limit_writes
+@blp.response(200, schemas.Version)
+def take_back(game_id):
+    """Take back the seat you handed to the AI: you play it again from now (your clock,
+    if the game has one, runs for the decision it owes from now)."""
+    seat = acting_seat(game_id, "taking a seat back needs its token: Authorization: Bearer")
+    return {"version": bingfa().take_back(game_id, seat)}
 
 
 @blp.route("/<id:game_id>/draw", methods=["POST"])

@@ -201,6 +201,8 @@ function render(focusKey) {
   $("hint-box").hidden = !(turn && !game.rated);
   if (hintFor !== null && hintFor !== game.version) { $("hint-text").hidden = true; hintFor = null; }
   $("handover-box").hidden = !(me && game.seats[me]?.kind === "human" && !game.rated && !game.outcome);
+  // handed over (not a stand-in for one timed-out decision, which is the computer's alone)
+  $("takeback-box").hidden = !(handed() && !game.clock?.seats?.[me]?.standing_in && !game.outcome);
   if (!$("more").hidden) part("reinforce", [view.players[me]], () => renderReinforce($("reinforce-box"), ctx()));
   part("clocks", [game.clock, game.outcome, me], () => renderClocks($("clocks"), game, me));
   part("draw", [game.draw_offer, game.outcome, me], renderDraw);
@@ -293,10 +295,19 @@ $("hint").addEventListener("click", async () => {
 });
 $("handover").addEventListener("click", async () => {
   const level = $("handover-level").value;
-  if (!window.confirm(`Let the computer (${level}) play the rest of this game for you? You cannot take the seat back.`)) return;
+  if (!window.confirm(`Let the computer (${level}) play this game for you? You can take your seat back at any time.`)) return;
   showError("");
   try {
     await call(`${base}/ai`, { method: "POST", body: { level } });
+  } catch (e) {
+    showError(e.message);
+  }
+  await refresh();
+});
+$("take-back").addEventListener("click", async () => {
+  showError("");
+  try {
+    await call(`${base}/take-back`, { method: "POST" });
   } catch (e) {
     showError(e.message);
   }

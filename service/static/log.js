@@ -34,7 +34,8 @@ export function describe(event, me) {
     case "game_created": return "The game was created.";
     case "seat_joined": return `${who(p.seat, me)} took the ${p.seat} seat.`;
     case "position_set": return "The game goes on from a position of a finished game; the cards you could not know there are dealt afresh.";
-    case "seat_handed_to_ai": return `${who(p.seat, me)} handed the ${p.seat} seat to the computer (${p.level}) for the rest of the game.`;
+    case "seat_handed_to_ai": return `${who(p.seat, me)} handed the ${p.seat} seat to the computer (${p.level}).`;
+    case "seat_taken_back": return `${who(p.seat, me)} took the ${p.seat} seat back from the computer.`;
     case "game_started": return `The cards are dealt (${p.variant} game${p.events ? ", with event cards" : ""}).`;
     case "warlords_to_choose": return "Each player chooses a Warlord in secret.";
     case "warlord_chosen":

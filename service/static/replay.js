@@ -106,7 +106,10 @@ function eventText(e) {
     case "position_set": return "The game starts from a position of another game (the cards that seat could not see dealt again).";
     case "deck_shuffled": return `${seat}'s deck is shuffled.`;
     case "event_deck_shuffled": return "The event deck is shuffled.";
-    case "command_given": return `${seat} decides: ${String(p.command?.type || "?").replace(/_/g, " ")}.`;
+    case "command_given": {
+      const by = String(p.by || "").startsWith("ai:") ? ` (the computer, ${p.by.slice(3)})` : "";
+      return `${seat}${by} decides: ${String(p.command?.type || "?").replace(/_/g, " ")}.`;
+    }
     case "warlord_chosen": return `${seat} chose ${p.warlord ? warlordName(p.warlord) : "a Warlord"}${p.extra ? " as an extra Warlord" : ""}.`;
     case "placed": {
       const where = Object.entries(p.cards || {}).map(([province, card]) => `${province} ${cardName(card)}`);

@@ -42,6 +42,7 @@ def json_lines(_ctx: Any, value: Any) -> bytes:
     """A replay record's body (JSON Lines): what schemathesis drew, as it is."""
     return value.encode() if isinstance(value, str) else bytes(str(value), "utf-8")
 
+
 DERANDOMIZE = settings.default.derandomize  # the profile tests/conftest.py loaded
 CONFIG = {
     **({"seed": 1} if DERANDOMIZE else {}),

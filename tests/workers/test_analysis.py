@@ -168,7 +168,7 @@ def test_the_engine_gets_each_seats_view_before_its_decision(record, monkeypatch
     assert len(seen) == len(assessed)
     for (view, seat, played), d in zip(seen, assessed, strict=True):
         assert view == RULES.view(replay.state_at(d["step"] - 1), seat)
-        assert by_step[d["step"]].payload == {"seat": seat, "command": played}
+        assert by_step[d["step"]].payload == {"seat": seat, "command": played, "by": "player"}
 
 
 def _scrambled(state):

@@ -15,7 +15,7 @@ from typing import Any
 from flask import Flask
 from flask_smorest import Api
 
-from service import problems, security
+from service import hints, problems, security
 from service.bodies import DEFAULT_BODY_BYTES
 from service.ids import IdConverter, SeekIdConverter, id_schema
 from service.pages import register_pages
@@ -48,6 +48,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     problems.register(app)
     security.register(app)
     register_live(app)
+    hints.register(app)
     register_pages(app)
     return app
 
@@ -111,12 +112,17 @@ def register_live(app: Flask) -> None:
     cap = int(app.config.setdefault("STREAMS_PER_CLIENT", cap))
     lease_ms = round(3 * app.config["SSE_HEARTBEAT"] * 1000)
     client = getattr(app.extensions["bingfa"].store, "redis", None)
+    read = app.extensions["bingfa"].store.read
     if app.config.get("STORE") is None and client is not None:
-        app.extensions["hub"] = live.RedisHub(client)
+        hub = app.extensions["hub"] = live.RedisHub(client)
         app.extensions["stream_slots"] = live.StreamSlots(cap, lease_ms, client)
+        app.extensions["shared_reads"] = live.SharedReads(hub, read)
         return
     hub = app.extensions["hub"] = live.LocalHub()
     app.extensions["stream_slots"] = live.StreamSlots(cap, lease_ms)
+    app.extensions["shared_reads"] = live.SharedReads(
+        hub, read, fresh_s=app.config["SSE_HEARTBEAT"]
+    )
     bingfa = app.extensions["bingfa"]
     before = bingfa.on_appended
 

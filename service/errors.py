@@ -11,6 +11,10 @@ class Forbidden(PermissionError):
     """The seat is not the caller's to take or to play."""
 
 
+class Unavailable(Exception):
+    """Something the request needs (the workers, the broker) cannot be reached now."""
+
+
 class TooManyStreams(Exception):
     """The client holds as many live streams as it may."""
 

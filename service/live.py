@@ -60,6 +60,7 @@ class LocalHub:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._watchers: dict[str, set[Watch]] = {}
+        self._said: dict[str, int] = {}  # channel -> how often it changed (while watched)
 
     @contextmanager
     def watch(self, channel: str) -> Iterator[Watch]:
@@ -76,6 +77,7 @@ class LocalHub:
                     watchers.discard(watch)
                     if not watchers:
                         del self._watchers[channel]
+                        self._said.pop(channel, None)
 
     def _subscribed(self, channel: str, watch: Watch) -> None:
         watch.ready.set()
@@ -83,8 +85,20 @@ class LocalHub:
     def publish(self, channel: str) -> None:
         with self._lock:
             watchers = list(self._watchers.get(channel, ()))
+            if watchers:
+                self._said[channel] = self._said.get(channel, 0) + 1
         for watch in watchers:
             watch.wake()
+
+    def changes(self, channel: str) -> int:
+        """How often ``channel`` changed since it was first watched here (a read made at
+        one count is still good at the same count)."""
+        with self._lock:
+            return self._said.get(channel, 0)
+
+    def watching(self, channel: str) -> bool:
+        with self._lock:
+            return channel in self._watchers
 
     def watched(self) -> int:
         with self._lock:
@@ -162,6 +176,64 @@ class RedisHub(LocalHub):
                 watch.ready.set()
         elif message.get("type") == "message":
             self.publish(channel)
+
+
+# -- one read for every stream of a game ----------------------------------------------------
+class Tail:
+    """What this process has read of one game for its streams: its envelopes in order, the
+    hub's change count when they were read, and each event as each seat sees it (JSON)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.envelopes: list[Any] = []
+        self.count = -1
+        self.read_at = 0.0
+        self.shown: dict[tuple[int, Any, bool], str] = {}
+
+
+class SharedReads:
+    """The streams of one game in one process share its reads: when the hub wakes them all,
+    the first reads what is new (once), and each event is made into what a seat may see
+    (once per seat). A read is made again when the channel changed since, or after
+    ``fresh_s`` (the hub may have missed a message), and forgotten when no stream of the
+    game is left here."""
+
+    def __init__(self, hub: LocalHub, read: Callable[[str, int], list[Any]],
+                 fresh_s: float = 5.0) -> None:  # fmt: skip
+        self.hub, self.read, self.fresh_s = hub, read, fresh_s
+        self._lock = threading.Lock()
+        self._tails: dict[str, Tail] = {}
+
+    def after(self, game_id: str, after: int) -> tuple[Tail, list[Any]]:
+        """(the game's tail, its envelopes after seq ``after``)."""
+        with self._lock:
+            tail = self._tails.setdefault(game_id, Tail())
+        channel = game_channel(game_id)
+        with tail.lock:
+            count = self.hub.changes(channel)
+            if count != tail.count or time.monotonic() - tail.read_at > self.fresh_s:
+                last = tail.envelopes[-1].seq if tail.envelopes else 0
+                tail.envelopes += self.read(game_id, last)
+                tail.count, tail.read_at = count, time.monotonic()
+            envelopes = tail.envelopes
+        start = max(0, min(after, len(envelopes)))  # seq n is at index n - 1
+        while start > 0 and envelopes[start - 1].seq > after:
+            start -= 1
+        return tail, [e for e in envelopes[start:] if e.seq > after]
+
+    def shown(self, tail: Tail, env: Any, seat: Any, over: bool,
+              render: Callable[[], str]) -> str:  # fmt: skip
+        key = (env.seq, seat, over)
+        text = tail.shown.get(key)
+        if text is None:
+            text = tail.shown[key] = render()
+        return text
+
+    def done(self, game_id: str) -> None:
+        """A stream of ``game_id`` ended: forget the game when it was the last one here."""
+        if not self.hub.watching(game_channel(game_id)):
+            with self._lock:
+                self._tails.pop(game_id, None)
 
 
 # -- the client's socket ------------------------------------------------------------------

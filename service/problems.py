@@ -12,7 +12,7 @@ from events.codec import EventRejected
 from events.commands import CommandRefused
 from events.store import ConcurrencyError, IdempotencyConflict, UnknownGame
 from games.base import RulesError
-from service.errors import TooManyStreams
+from service.errors import TooManyStreams, Unavailable
 from service.usecases import Forbidden, NotFound
 
 
@@ -31,6 +31,7 @@ MAPPING: list[tuple[type[BaseException], int, str, str]] = [
     (Unauthorized, 401, "unauthorized", "A seat token is needed"),
     (EventRejected, 422, "rejected", "Refused by the event store"),
     (TooManyStreams, 429, "too-many-streams", "Too many live streams"),
+    (Unavailable, 503, "unavailable", "Not available right now"),
 ]
 
 

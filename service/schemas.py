@@ -148,6 +148,7 @@ class HandToAi(Schema):
 
 
 class Hint(Schema):
+    status = fields.String(metadata={"description": '"ready", or "thinking" (202): ask again'})
     version = fields.Integer(metadata={"description": "the position the hint is for"})
     command = fields.Dict(metadata={"description": "the command the AI would send"})
     level = fields.String()

@@ -7,10 +7,8 @@ itself). A client holds at most ``STREAMS_PER_CLIENT`` streams (429 past that)."
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable, Iterable
-from typing import Any
 
 from flask import Response, current_app, request, stream_with_context
 
@@ -28,10 +26,11 @@ def last_event_id(raw: str | None, default: int = 0) -> int:
     return seq if 0 <= seq <= 2**53 else default
 
 
-def stream(after: int, since: Callable[[int], Iterable[tuple[int, Any]]], event: str,
-           channel: str, retry_ms: int = 1000) -> Response:  # fmt: skip
-    """A text/event-stream of ``since(after)``: (seq, data) pairs, read again each time
-    ``channel`` changes, each sent as one ``event``."""
+def stream(after: int, since: Callable[[int], Iterable[tuple[int, str]]], event: str,
+           channel: str, retry_ms: int = 1000,
+           ended: Callable[[], None] | None = None) -> Response:  # fmt: skip
+    """A text/event-stream of ``since(after)``: (seq, JSON text) pairs, read again each time
+    ``channel`` changes, each sent as one ``event``; ``ended()`` when it is over."""
     config = current_app.config
     seconds, heartbeat = config["SSE_SECONDS"], config["SSE_HEARTBEAT"]
     hub: live.LocalHub = current_app.extensions["hub"]
@@ -52,8 +51,7 @@ def stream(after: int, since: Callable[[int], Iterable[tuple[int, Any]]], event:
                     deadline = time.monotonic() + seconds
                     yield f"retry: {retry_ms}\n\n"
                     while True:
-                        for seq, data in since(after):
-                            text = json.dumps(data, separators=(",", ":"))
+                        for seq, text in since(after):
                             yield f"id: {seq}\nevent: {event}\ndata: {text}\n\n"
                             after = seq
                         left = deadline - time.monotonic()
@@ -69,6 +67,8 @@ def stream(after: int, since: Callable[[int], Iterable[tuple[int, Any]]], event:
                         gone.stop()  # type: ignore[attr-defined]
         finally:
             slots.give_back(address, slot)
+            if ended is not None:
+                ended()
 
     return Response(stream_with_context(generate()), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})  # fmt: skip

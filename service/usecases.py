@@ -29,7 +29,6 @@ from service.offboard import OffBoard, over_text
 
 SNAPSHOT_EVERY = 64  # events between snapshots of a running game (and one at the end)
 MAX_NONCE_LENGTH = 200
-HINT_LEVEL = "medium"  # strong enough to teach, quick enough to answer at once
 
 
 @dataclass
@@ -293,20 +292,19 @@ class Bingfa(OffBoard):
         self._after(game, [event])
         return version
 
-    def hint(self, game_id: str, seat: str) -> tuple[int, dict[str, Any]]:
-        """(version, the AI's suggestion for ``seat``), judged from the seat's own view.
-        Only in unrated games; asking again at the same position gives the same answer."""
-        from workers import ai  # the AI's search is pure; only hints need it here
-
+    def hint_position(self, game_id: str, seat: str) -> int:
+        """The version a hint for ``seat`` is asked at, once the asking is allowed: unrated
+        games only, a seat that owes a decision its player makes (the AI works it out on a
+        worker: ``workers.hints``)."""
         game = self._load(game_id)
         if game.rated:
             raise Forbidden("hints are for unrated games only")
+        refused = table.refusal(game, seat, table.PLAYER)
+        if refused:
+            raise RulesError(refused)
         if seat not in game.pending:
             raise RulesError("you have no decision to make now, so there is nothing to hint")
-        secret = json.dumps(self._secret(game))
-        rng = ai.move_rng(game_id, game.version, f"{seat}:hint", secret)
-        command = ai.choose_command(game.rules, game.state, seat, HINT_LEVEL, rng)
-        return game.version, command
+        return game.version
 
     def _check_level(self, level: str) -> None:
         if self.ai_levels is not None and level not in self.ai_levels:

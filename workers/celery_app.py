@@ -31,6 +31,7 @@ SWEEP_AI_MOVES = "bingfa.sweep_ai_moves"
 ARCHIVE_GAME = "bingfa.archive_game"  # a finished game's record into the replay store
 SWEEP_UNARCHIVED = "bingfa.sweep_unarchived"  # archive tasks that were lost
 ANALYSE_REPLAY = "bingfa.analyse_replay"  # a replay's analysis (workers.analysis)
+HINT = "bingfa.hint"  # the AI's hint for a seat's decision (workers.hints), on the AI queue
 NOTIFY_QUEUE = "notify"
 SWEEP_WEBHOOKS = "bingfa.sweep_webhooks"  # webhook outbox and daily digests (workers.notify)
 WEBHOOK_SWEEP_EVERY = 10.0  # seconds: how late a webhook may be (and its retries' grain)
@@ -86,6 +87,7 @@ def make_celery(config: Mapping[str, Any] | None = None) -> Celery:
         task_default_queue=AI_QUEUE,
         task_routes={
             PLAY_AI_MOVE: {"queue": AI_QUEUE},
+            HINT: {"queue": AI_QUEUE},
             SWEEP_AI_MOVES: {"queue": AI_QUEUE},
             SWEEP_DEADLINES: {"queue": AI_QUEUE},
             ARCHIVE_GAME: {"queue": ANALYSIS_QUEUE},
@@ -117,6 +119,11 @@ def make_celery(config: Mapping[str, Any] | None = None) -> Celery:
         },
         task_annotations={
             PLAY_AI_MOVE: {"soft_time_limit": AI_SOFT_TIME_LIMIT, "time_limit": AI_TIME_LIMIT},
+            HINT: {
+                "soft_time_limit": AI_SOFT_TIME_LIMIT,
+                "time_limit": AI_TIME_LIMIT,
+                "expires": 30,
+            },  # an ask older than that has been answered 202 long ago
             ANALYSE_REPLAY: {
                 "soft_time_limit": ANALYSIS_SOFT_TIME_LIMIT,
                 "time_limit": ANALYSIS_TIME_LIMIT,

@@ -29,6 +29,7 @@ from workers import ai, bootstrap
 from workers.celery_app import (
     ANALYSE_REPLAY,
     ARCHIVE_GAME,
+    HINT,
     PLAY_AI_MOVE,
     SWEEP_AI_MOVES,
     SWEEP_DEADLINES,
@@ -42,6 +43,7 @@ log = logging.getLogger(__name__)
 ALREADY_MOVED = "already moved"
 # Test-only: seconds to wait before deciding, so a test can kill a worker mid-task.
 TEST_DELAY_ENV = "BINGFA_AI_TEST_DELAY"
+ANALYSIS_TEST_DELAY_ENV = "BINGFA_ANALYSIS_TEST_DELAY"
 
 
 @shared_task(
@@ -94,6 +96,16 @@ def take_ai_turn(bingfa: Bingfa, game_id: str, expected_version: int, seat: str)
     if done.duplicate:
         return ALREADY_MOVED
     return f"{seat} played {command.get('type')} at version {expected_version}"
+
+
+@shared_task(name=HINT, bind=True, ignore_result=True)
+def hint(self, game_id: str, version: int, seat: str) -> str:
+    """Work out the AI's hint for ``seat`` at ``version`` once (``workers.hints``)."""
+    from events.hints import HintCache
+    from workers.hints import work_out
+
+    bingfa = bootstrap.bingfa(self.app)
+    return work_out(bingfa, HintCache(bingfa.store.redis), game_id, version, seat)
 
 
 @shared_task(name=SWEEP_AI_MOVES, bind=True, ignore_result=True)
@@ -174,6 +186,11 @@ def analyse_replay(self, replay_id: str) -> str:
     from replays.store import for_event_store
     from workers.analysis.job import run
 
+    delay = float(os.environ.get(ANALYSIS_TEST_DELAY_ENV) or 0)
+    if delay:  # an analysis that takes long, whatever the machine (the pools' test)
+        log.warning("%s: analysis of %s waits %s s (tests only)", ANALYSIS_TEST_DELAY_ENV,
+                    replay_id, delay)  # fmt: skip
+        time.sleep(delay)
     store = bootstrap.bingfa(self.app).store
     replays = for_event_store(store)
     return run(replays, for_replay_store(replays), replay_id, event_store=store)

@@ -78,6 +78,7 @@ PARTICULAR: dict[str, dict[int, str]] = {
     "games.stream": {429: "as many live streams open from this client as it may have"},
     "notifications.notification_stream": {429: "as many live streams open from this client "
                                                "as it may have"},
+    "games.hint": {503: "the hint cannot be queued now (the broker is down)"},
     "replays.request_analysis": {503: "this server cannot analyse games now (no workers, or "
                                       "the analysis could not be queued)"},
 }  # fmt: skip

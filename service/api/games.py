@@ -3,6 +3,7 @@ request, call the write path or the projector, dump the answer."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from flask import current_app, request, session
@@ -10,12 +11,12 @@ from flask import current_app, request, session
 from events import clocks, table
 from events.envelope import Envelope
 from events.schemas import SYSTEM_FIELDS
-from service import access, live, schemas, sse
+from service import access, hints, live, schemas, sse
 from service.bodies import COMMAND_BODY_BYTES, Blueprint, body_limit
 from service.problems import Unauthorized, problem_abort
 from service.profiles import anonymous_label
 from service.security import limit_writes
-from service.usecases import HINT_LEVEL, Bingfa, Forbidden
+from service.usecases import Bingfa, Forbidden
 
 blp = Blueprint("games", __name__, url_prefix="/api/games", description="Games and moves")
 
@@ -248,13 +249,19 @@ def vacation(body, game_id):
 
 
 @blp.route("/<id:game_id>/hint")
-@limit_writes  # a hint runs a search: counted like a write
+@limit_writes  # a hint runs a search (on an AI worker): counted like a write
 @blp.response(200, schemas.Hint)
+@blp.alt_response(202, schema=schemas.Hint, description="Being worked out: ask again")
 def hint(game_id):
-    """The AI's suggestion for your decision, from what your seat knows (unrated games)."""
+    """The AI's suggestion for your decision, from what your seat knows (unrated games).
+    An AI worker works it out once per position; the answer waits for it a few seconds,
+    else says 202 (``Retry-After``): ask again."""
     seat = acting_seat(game_id, "a hint is for a seat: Authorization: Bearer <token>")
-    version, command = bingfa().hint(game_id, seat)
-    return {"version": version, "command": command, "level": HINT_LEVEL}
+    version = bingfa().hint_position(game_id, seat)
+    found = hints.ask(current_app, game_id, version, seat)
+    if found is None:
+        return {"version": version, "status": "thinking"}, 202, {"Retry-After": "1"}
+    return {**found, "status": "ready"}
 
 
 def _version_of(etag: str) -> int:
@@ -285,12 +292,20 @@ def stream(game_id):
     ``Last-Event-ID``; a connection is closed after a while and the browser reconnects."""
     seat = caller_seat(game_id)
     app = bingfa()
-    rules = app.load(game_id).rules
+    rules = app.registry[app.store.game_of(game_id) or ""]
+    reads: live.SharedReads = current_app.extensions["shared_reads"]
     after = sse.last_event_id(request.headers.get("Last-Event-ID") or request.args.get("after"))
 
     def since(after: int):
-        stored = app.store.read(game_id, after=after)
-        over = bool(stored) and app.load(game_id).outcome is not None
-        return [(env.seq, visible(env, seat, rules, over)) for env in stored]
+        tail, stored = reads.after(game_id, after)
+        # every ending writes the revealed seed last: from then on, everything is shown
+        over = bool(tail.envelopes) and tail.envelopes[-1].type == "seed_revealed"
 
-    return sse.stream(after, since, "game", live.game_channel(game_id))
+        def text(env: Envelope) -> str:
+            return json.dumps(visible(env, seat, rules, over), separators=(",", ":"))
+
+        return [(env.seq, reads.shown(tail, env, seat, over, lambda env=env: text(env)))
+                for env in stored]  # fmt: skip
+
+    return sse.stream(after, since, "game", live.game_channel(game_id),
+                      ended=lambda: reads.done(game_id))  # fmt: skip

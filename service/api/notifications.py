@@ -9,6 +9,7 @@ in-memory store, on fakeredis (as ``replays.store`` does).
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 import weakref
@@ -153,7 +154,8 @@ def notification_stream():
     def since(after: int):
         items = found.since(player, after)
         unread = found.unread(player) if items else 0
-        return [(item["seq"], {**item, "unread": unread}) for item in items]
+        return [(item["seq"], json.dumps({**item, "unread": unread}, separators=(",", ":")))
+                for item in items]  # fmt: skip
 
     return sse.stream(after, since, "notification", live.player_channel(player), retry_ms=2000)
 

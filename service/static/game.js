@@ -285,7 +285,15 @@ $("vacation").addEventListener("click", async () => {
 $("hint").addEventListener("click", async () => {
   showError("");
   try {
-    const hint = await call(`${base}/hint`);
+    // An AI worker works the hint out; until it is ready the answer is 202: ask again.
+    let hint = await call(`${base}/hint`);
+    for (let tries = 0; !hint.command && tries < 20; tries += 1) {
+      $("hint-text").textContent = "The computer is thinking…";
+      $("hint-text").hidden = false;
+      await new Promise((done) => setTimeout(done, 1000));
+      hint = await call(`${base}/hint`);
+    }
+    if (!hint.command) throw new Error("The computer could not work out a hint just now; try again.");
     hintFor = hint.version;
     $("hint-text").textContent = `Hint (${hint.level}): ${hintText(hint.command)}`;
     $("hint-text").hidden = false;

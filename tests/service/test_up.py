@@ -131,8 +131,9 @@ def kinds(processes: list[psutil.Process]) -> set[str]:
             found.add("redis-server")
         if "gunicorn" in line:
             found.add("web")
-        if "celery" in line and " worker" in line:
-            found.add("worker")
+        if "celery" in line and " worker" in line:  # one pool per queue (the Procfile's)
+            queue = re.search(r"-Q (\S+)", line)
+            found.add({"ai": "worker"}.get(queue.group(1), queue.group(1)) if queue else "worker")
         if "celery" in line and " beat" in line:
             found.add("beat")
         if "events.projector_process" in line:
@@ -177,10 +178,10 @@ def test_up_runs_everything_on_the_bundled_redis_and_stops_cleanly_on_ctrl_c(tmp
         assert found, up.log()
         store_url = found.group(1)
         assert store_url.endswith("/0")
-        up.wait_for("Celery worker ready", lambda: re.search(r"celery@\S+ ready", up.log()))
+        up.wait_for("Celery worker ready", lambda: re.search(r"ai@\S+ ready", up.log()))
         up.wait_for("projector consuming", lambda: "partition feeds" in up.log())
         up.wait_for("beat started", lambda: "beat: Starting" in up.log())
-        everything = {"redis-server", "web", "worker", "beat", "projector"}
+        everything = {"redis-server", "web", "worker", "analysis", "notify", "beat", "projector"}
         up.wait_for("every process", lambda: kinds(up.descendants()) >= everything)
 
         # An all-AI game: the web writes it to the bundled Redis and queues the AI's move on
@@ -237,10 +238,13 @@ def test_up_with_redis_url_starts_no_redis_of_its_own(
     up = Up(tmp_path, env)
     try:
         up.wait_for("answer from the API", lambda: answers(f"{up.base}/api/openapi.json"))
-        up.wait_for("Celery worker ready", lambda: re.search(r"celery@\S+ ready", up.log()))
+        up.wait_for("Celery worker ready", lambda: re.search(r"ai@\S+ ready", up.log()))
         up.wait_for(
             "every process",
-            lambda: kinds(up.descendants()) >= {"web", "worker", "beat", "projector"},
+            lambda: (
+                kinds(up.descendants())
+                >= {"web", "worker", "analysis", "notify", "beat", "projector"}
+            ),
         )
         assert "redis-server" not in kinds(up.descendants())
         assert "REDIS_URL from the environment" in up.log()

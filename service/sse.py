@@ -8,7 +8,7 @@ itself). A client holds at most ``STREAMS_PER_CLIENT`` streams (429 past that)."
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Sequence
 
 from flask import Response, current_app, request, stream_with_context
 
@@ -26,7 +26,7 @@ def last_event_id(raw: str | None, default: int = 0) -> int:
     return seq if 0 <= seq <= 2**53 else default
 
 
-def stream(after: int, since: Callable[[int], Iterable[tuple[int, str]]], event: str,
+def stream(after: int, since: Callable[[int], Sequence[tuple[int, str]]], event: str,
            channel: str, retry_ms: int = 1000,
            ended: Callable[[], None] | None = None) -> Response:  # fmt: skip
     """A text/event-stream of ``since(after)``: (seq, JSON text) pairs, read again each time
@@ -51,9 +51,11 @@ def stream(after: int, since: Callable[[int], Iterable[tuple[int, str]]], event:
                     deadline = time.monotonic() + seconds
                     yield f"retry: {retry_ms}\n\n"
                     while True:
-                        for seq, text in since(after):
-                            yield f"id: {seq}\nevent: {event}\ndata: {text}\n\n"
-                            after = seq
+                        new = since(after)
+                        if new:  # one write for all that is new (one syscall, one chunk)
+                            yield "".join(f"id: {seq}\nevent: {event}\ndata: {text}\n\n"
+                                          for seq, text in new)  # fmt: skip
+                            after = new[-1][0]
                         left = deadline - time.monotonic()
                         if left <= 0:
                             return

@@ -32,8 +32,6 @@ import unicodedata
 from collections.abc import Iterable
 from typing import Any, Protocol
 
-from confusable_homoglyphs import confusables
-
 NAME_MIN, NAME_MAX = 2, 24
 _NAME = re.compile(r"[\w \-]+")  # \w: letters and digits of any script, and _
 # The anonymous label ("Player 3fa2"), matched loosely on a name's ASCII look-alike: a name
@@ -86,6 +84,9 @@ def looks_like(name: str) -> str:
 def _ascii_look_alike(char: str) -> str:
     if char.isascii():
         return char
+    # Imported here: its table costs a web process 8 MB, and only names outside ASCII ask.
+    from confusable_homoglyphs import confusables
+
     for found in confusables.is_confusable(char, greedy=True) or ():
         for glyph in found["homoglyphs"]:
             if len(glyph["c"]) == 1 and glyph["c"].isascii():

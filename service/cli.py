@@ -391,6 +391,13 @@ def up(args: argparse.Namespace, console: Console) -> int:
             PYTHONUNBUFFERED="1",
             GUNICORN_CMD_ARGS=gunicorn_args(env),
         )
+        if host not in ("127.0.0.1", "localhost", "::1") and not env.get("BINGFA_PUBLIC_ORIGINS"):
+            console.print(  # else the web answers only for loopback hosts (DNS rebinding)
+                f"[yellow]served on {escape(host)}, but only localhost is answered until "
+                "BINGFA_PUBLIC_ORIGINS names the addresses people open (e.g. "
+                f"http://192.168.1.5:{args.port})[/yellow]",
+                soft_wrap=True,
+            )
         url = f"http://{'127.0.0.1' if host in WILDCARD_HOSTS else host}:{args.port}/"
         if ":" in host and host not in WILDCARD_HOSTS:
             url = f"http://[{host}]:{args.port}/"

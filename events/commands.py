@@ -1,7 +1,7 @@
 """Commands as each game declares them: their shapes, the limits every value keeps, and a
 check that refuses anything else before the rules see it.
 
-A game declares ``command_fields`` (see ``games/sun_tzu/schema.py``): for each command type,
+A game declares ``command_fields`` (in its package, beside its events): for each command type,
 the fields it carries. A field's spec is plain data:
 
     "str", "int", "bool"      a text, a whole number, true or false ("?" after: or null)

@@ -231,7 +231,7 @@ def schema_for(event_type: str, declared: Mapping[str, str]) -> Schema:
 
 
 def flatten(messages: Any, path: str = "") -> dict[str, str]:
-    """marshmallow's nested messages as ``{"warlords.0.province": "Not a valid string."}``."""
+    """marshmallow's nested messages as ``{"plays.0.target": "Not a valid string."}``."""
     if isinstance(messages, dict):
         out: dict[str, str] = {}
         for key, inner in messages.items():

@@ -7,7 +7,9 @@ here reads a clock or a global random source: chance comes in through ``rng``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
 Command = dict[str, Any]
@@ -29,8 +31,77 @@ class Rng(Protocol):
     def sample(self, population: Any, k: int) -> list[Any]: ...
 
 
+# -- the catalogue: what a game is, as plain data the service derives its forms from ----------
+@dataclass(frozen=True)
+class SeatInfo:
+    id: Seat  # stored in events: never renamed
+    label: str  # what players read ("Blue")
+    colour: str  # a CSS colour the pages draw the seat in
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option a game is created with. ``kind``: "choice" (one of ``choices``, each a
+    (value, label) pair) or "bool"."""
+
+    name: str
+    kind: str
+    label: str
+    default: Any
+    choices: tuple[tuple[Any, str], ...] = ()
+    help: str = ""
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    title: str  # "Sun Tzu"
+    seats: tuple[SeatInfo, ...]
+    options: tuple[Option, ...] = ()
+    summary: str = ""  # one sentence for the list of games
+
+
+class Knowledge(Protocol):
+    """The inverse of ``view``: positions consistent with what a seat has seen (the AI,
+    analysis and continue-from-here), and the documented everything-view of a replay."""
+
+    def determinize(self, view: dict[str, Any], seat: Seat, rng: Rng) -> Any: ...
+    def full_view(self, state: Any) -> dict[str, Any]: ...
+
+
+class AiParts(Protocol):
+    """What the generic search needs of a game, and its heuristic policy (the easy level)."""
+
+    def searchable(self, view: dict[str, Any], seat: Seat) -> bool: ...
+    def determinize(self, view: dict[str, Any], seat: Seat, rng: Any) -> Any: ...
+    def candidates(self, state: Any, seat: Seat, rng: Any, root: bool) -> list[Command]: ...
+    def rollout(self, state: Any, seat: Seat, rng: Any) -> Command | None: ...
+    def evaluate(self, state: Any, seat: Seat) -> float: ...
+    def horizon(self, root: Any, state: Any) -> bool: ...
+    def key(self, command: Command) -> Hashable: ...
+    def fallback(self, state: Any, seat: Seat, rng: Any) -> Command | None: ...
+    def heuristic(self, view: dict[str, Any], seat: Seat, rng: Any) -> Command | None: ...
+
+
+Message = tuple[str, dict[str, Any]]  # (message id, its placeholders' values)
+
+
+class Text(Protocol):
+    """Every word a game shows, keyed by message ids so translations can follow:
+    ``messages`` is id -> English template (``str.format`` placeholders); the functions
+    say which message (and its values) tells an event, a command, a decision owed or how
+    the game ended, from a seat's perspective (None: a spectator's)."""
+
+    messages: Mapping[str, str]
+
+    def event(self, event: Event, seat: Seat | None) -> Message | None: ...
+    def command(self, command: Command, seat: Seat | None) -> Message: ...
+    def prompt(self, kind: str, seat: Seat | None) -> Message: ...
+    def end(self, outcome: Mapping[str, Any], seat: Seat | None) -> Message: ...
+
+
 class Rules(Protocol):
-    """The Decider protocol of ``shared/design.md``; one object per game."""
+    """The Decider protocol of ``shared/design.md``; one object per game (its package's
+    ``RULES``), with every other part of the package beside it."""
 
     key: str
     name: str
@@ -60,3 +131,10 @@ class Rules(Protocol):
     def outcome(self, state: Any) -> dict[str, Any] | None: ...
     def dump_state(self, state: Any) -> str: ...
     def load_state(self, text: str) -> Any: ...
+
+    # -- the other parts of a game package (shared/design.md "A game is one package") ------
+    catalogue: Catalogue
+    knowledge: Knowledge
+    ai: AiParts
+    text: Text
+    web: Path  # a folder of ES modules behind one interface (its index.js), see its README

@@ -87,25 +87,25 @@ def due(game: LoadedGame) -> list[Notification]:
     if outcome is not None:
         for seats in players.values():
             add(OVER, "", seats[0], f"Game {gid} is over: {_result(outcome, seats)}.",
-                game.meta.get("last_at", ""))  # fmt: skip
+                game.table.last_at)  # fmt: skip
         return out
     seats_now = game.seats  # handed to the AI, or an AI standing in: not the player's turn
-    for seat, turn in sorted(game.meta.get("turns", {}).items()):
+    for seat, turn in sorted(game.table.turns.items()):
         if seat not in player_of or seats_now.get(seat) != "human":
             continue
-        by = turn.get("by")
+        by = turn.by
         if player_of.get(by) == player_of[seat] or seats_now.get(by, "").startswith("ai:"):
             continue  # they just moved (and owe more at once), or the AI answered at once
         text = f"Your turn in game {gid} ({seat.capitalize()}) against {_opponent(game, seat)}."
-        add(TURN, f":{seat}:{turn['since']}", seat, text, turn["at"])
+        add(TURN, f":{seat}:{turn.since}", seat, text, turn.at)
     offer = game.draw_offer
     if offer is not None:
-        acted = game.meta.get("acted", {}).get(offer, 0)  # a new offer after a new move
+        acted = game.table.acted.get(offer, 0)  # a new offer after a new move
         for seat in sorted(player_of):
             if seat != offer and player_of[seat] != player_of.get(offer):
                 add(DRAW, f":{offer}:{acted}", seat,
                     f"{offer.capitalize()} offers a draw in game {gid}.",
-                    game.meta.get("last_at", ""))  # fmt: skip
+                    game.table.last_at)  # fmt: skip
     return out
 
 
@@ -115,14 +115,14 @@ def _joined(game: LoadedGame, player_of: Mapping[str, str], add: Callable) -> No
     joining seat) while nobody has moved yet: the joined seats keep no order (a snapshot
     stores them sorted). Once someone has moved it is no longer computed, which is safe:
     it was added when the game began, and notifications are never taken back."""
-    turns = game.meta.get("turns", {})
-    if not game.dealt or game.meta.get("acted") or game.open_seats or not turns:
+    turns = game.table.turns
+    if not game.dealt or game.table.acted or game.open_seats or not turns:
         return
-    openers = {turn.get("by") for turn in turns.values()}
+    openers = {turn.by for turn in turns.values()}
     last = openers.pop() if len(openers) == 1 else None
     if last not in player_of:
         return  # an AI seat (taken at creation): nobody was waiting for it
-    at = next(iter(turns.values()))["at"]
+    at = next(iter(turns.values())).at
     told: set[str] = set()
     for seat in sorted(player_of):
         player = player_of[seat]

@@ -18,10 +18,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import games
-from events import clocks
+from events import clocks, table
 from events.envelope import GENESIS, Envelope
 from events.schemas import SYSTEM_FIELDS
 from events.store import EventStore, Snapshot, UnknownGame, rules_fingerprint
+from events.table import APPEND_STARTS, Table
 
 
 @dataclass
@@ -30,81 +31,75 @@ class LoadedGame:
     rules: Any
     version: int = 0
     last_hash: str = GENESIS
-    meta: dict[str, Any] = field(default_factory=dict)
+    table: Table = field(default_factory=Table)  # what the service's own events said
     state: Any = None
     from_snapshot: int = 0  # the snapshot version the fold started from (0: none)
 
-    # -- what the system events said ------------------------------------------------
+    # -- the table, as the write path and the read models ask for it ---------------------
     @property
     def created(self) -> Mapping[str, Any]:
-        return self.meta.get("created", {})
+        return self.table.created
 
     @property
     def seats(self) -> dict[str, str]:
-        """Seat → "human" or "ai:<level>": as created, or the AI a player handed it to, or
-        the AI standing in for one decision of a seat whose time ran out."""
-        return {**self.created.get("seats", {}), **self.meta.get("handed", {}),
-                **self.meta.get("standing_in", {})}  # fmt: skip
+        """Seat → "human" or "ai:<level>" as it is played now (``Table.seats``)."""
+        return self.table.seats
 
     @property
     def created_seats(self) -> dict[str, str]:
-        """Seat → kind as the game was created (whose game it is, whoever plays it now)."""
-        return dict(self.created.get("seats", {}))
+        return self.table.created_seats
 
     @property
     def rated(self) -> bool:
-        return bool(self.created.get("rated", False))
+        return self.table.rated
 
     @property
-    def joined(self) -> dict[str, dict[str, Any]]:
-        return self.meta.get("joined", {})
+    def joined(self) -> Mapping[str, Mapping[str, Any]]:
+        return self.table.joined
 
     @property
     def open_seats(self) -> list[str]:
-        return [s for s in self.seats if s not in self.joined]
+        return self.table.open_seats
 
     @property
     def dealt(self) -> bool:
-        return bool(self.meta.get("dealt"))
+        return self.table.dealt
 
     @property
     def revealed(self) -> Mapping[str, Any] | None:
-        return self.meta.get("revealed")
+        return self.table.revealed
 
     @property
     def decided(self) -> Mapping[str, Any] | None:
         """How the game ended off the board (time, an agreed draw), or None."""
-        return self.meta.get("decided")
+        return self.table.decided
 
     @property
     def outcome(self) -> Mapping[str, Any] | None:
-        if self.decided is not None:
-            return self.decided
-        return self.rules.outcome(self.state) if self.dealt else None
+        if self.table.decided is not None:
+            return self.table.decided
+        return self.rules.outcome(self.state) if self.table.dealt else None
 
     @property
     def pending(self) -> dict[str, str]:
-        return pending_of(self.rules, self.state, self.meta)
+        return pending_of(self.rules, self.state, self.table)
 
     @property
     def control(self) -> clocks.TimeControl | None:
-        return clocks.control_of(self.created)
+        return self.table.control
 
     @property
     def off_the_clock(self) -> set[str]:
-        """The seats an AI plays now (from the start, handed over, or standing in after a
-        timeout): their time never runs out, since a late AI is the service's fault."""
-        return {seat for seat, kind in self.seats.items() if kind.startswith(clocks.AI_PREFIX)}
+        return self.table.off_the_clock
 
     @property
     def draw_offer(self) -> str | None:
-        """The seat whose offer of a draw stands, or None."""
-        return self.meta.get("draw_offer")
+        return self.table.draw_offer
 
     def copy(self) -> LoadedGame:
         """A game that ``apply`` can bring forward without changing this one (the state
-        is immutable; ``meta``'s own values are replaced by ``apply``, never changed)."""
-        return dataclasses.replace(self, meta=dict(self.meta))
+        is immutable; the table's mappings are replaced by ``apply``, never changed)."""
+        return dataclasses.replace(self, table=self.table.copy())
 
     def snapshot(self) -> Snapshot:
         """The position at ``version``; the chain's last hash rides in ``meta``."""
@@ -112,19 +107,13 @@ class LoadedGame:
             self.version,
             rules_fingerprint(self.rules.key, self.rules.version),
             self.rules.dump_state(self.state),
-            {**self.meta, "last_hash": self.last_hash},
+            {"table": self.table.to_dict(), "last_hash": self.last_hash},
         )
 
 
-# The system events that begin an append (the others end one: the seed, a decided end).
-APPEND_STARTS = frozenset({"game_created", "seat_joined", "command_given", "seat_handed_to_ai",
-                           "seat_taken_back", "vacation_taken", "clock_expired",
-                           "draw_offered", "draw_declined", "draw_accepted"})  # fmt: skip
-
-
-def pending_of(rules: Any, state: Any, meta: Mapping[str, Any]) -> dict[str, str]:
+def pending_of(rules: Any, state: Any, table: Table) -> dict[str, str]:
     """Who owes a decision: nobody before the deal or once the game is decided."""
-    if not meta.get("dealt") or meta.get("decided") is not None:
+    if not table.dealt or table.decided is not None:
         return {}
     return rules.pending(state)
 
@@ -132,95 +121,57 @@ def pending_of(rules: Any, state: Any, meta: Mapping[str, Any]) -> dict[str, str
 def apply(game: LoadedGame, envelopes: Iterable[Envelope]) -> LoadedGame:
     """Fold envelopes onto a loaded game (in place) and return it.
 
-    ``meta`` is replaced, never changed in place, and the rules' states are immutable, so
-    a ``copy`` of a game taken before shares nothing that this changes. At the end of each
-    append (an append starts with one of ``APPEND_STARTS``; reads begin and end at
-    appends) the turns and clocks are brought forward (``events.clocks``)."""
+    The service's own events go to the table (``events.table.evolve``), the game's to the
+    rules (folded together, which is cheaper); at the end of each append (an append
+    starts with one of ``APPEND_STARTS``; reads begin and end at appends) the turns are
+    brought forward (``events.table.end_of_append``). The table's mappings are replaced,
+    never changed in place, and the rules' states are immutable, so a ``copy`` of a game
+    taken before shares nothing that this changes."""
     rules = game.rules
     state = game.state
-    meta = dict(game.meta)
+    tab = game.table
     run: list[dict[str, Any]] = []  # game events not folded yet: folded together (cheaper)
     last = opener = None
     by_system = False
-    control = clocks.control_of(meta.get("created", {}))
     for env in envelopes:
         kind = env.type
-        if kind in SYSTEM_FIELDS and run:
+        system = kind in SYSTEM_FIELDS
+        if system and run:
             state, run = rules.fold(run, state), []
-        if kind in APPEND_STARTS and last is not None:
-            _append_ended(meta, rules, state, last, opener, by_system)
         if kind in APPEND_STARTS:
+            if last is not None:
+                _append_ended(tab, rules, state, last, opener, by_system)
             opener = env
             # A stand-in AI's decision is nobody's own move: its seat is told of what follows.
             by_system = kind == "clock_expired" or (
-                kind == "command_given" and env.payload["seat"] in meta.get("standing_in", {})
+                kind == "command_given" and env.payload["seat"] in tab.standing_in
             )
-        if kind in SYSTEM_FIELDS:
-            payload = env.payload
-            if kind == "command_given":
-                seat = payload["seat"]
-                clocks.command_given(meta, seat, env.seq, env.at,
-                                     control.per_move_ms if control else 0)  # fmt: skip
-                if seat in meta.get("standing_in", {}):  # the stand-in played its decision
-                    meta["standing_in"] = {
-                        s: k for s, k in meta["standing_in"].items() if s != seat
-                    }
-                meta.pop("draw_offer", None)  # an offer lapses when the game moves on
-            elif kind == "game_created":
-                meta["created"] = dict(payload)
-                meta["created_at"] = env.at
-                clocks.start(meta, payload)
-                control = clocks.control_of(payload)
-            elif kind == "seat_joined":
-                joined = {**meta.get("joined", {}), payload["seat"]: dict(payload)}
-                meta["joined"] = joined
-            elif kind == "seed_revealed":
-                meta["revealed"] = dict(payload)
-            elif kind == "seat_handed_to_ai":
-                handed = {payload["seat"]: "ai:" + payload["level"]}
-                meta["handed"] = {**meta.get("handed", {}), **handed}
-            elif kind == "seat_taken_back":  # its player plays it again, on the clock anew
-                seat = payload["seat"]
-                meta["handed"] = {s: k for s, k in meta.get("handed", {}).items() if s != seat}
-                meta["turns"] = {s: t for s, t in meta.get("turns", {}).items() if s != seat}
-            elif kind == "position_set":  # a continued game starts from this position
-                state = rules.load_state(payload["state"])
-                meta["dealt"] = True
-            elif kind == "vacation_taken":
-                clocks.take_vacation(meta, payload["seat"], payload["days"], env.at)
-            elif kind == "clock_expired":
-                clocks.timed_out(meta, payload["seat"])
-                if payload["action"].startswith(clocks.AI_PREFIX):
-                    meta["standing_in"] = {**meta.get("standing_in", {}),
-                                           payload["seat"]: payload["action"]}  # fmt: skip
-            elif kind == "draw_offered":
-                meta["draw_offer"] = payload["seat"]
-            elif kind in ("draw_declined", "draw_accepted"):
-                meta.pop("draw_offer", None)
-            elif kind == "game_decided":
-                meta["decided"] = {"winner": payload["winner"], "reason": payload["reason"]}
+        if system:
+            if kind == "position_set":  # a continued game starts from this position
+                state = rules.load_state(env.payload["state"])
+            table.evolve(tab, kind, env.payload, env.seq, env.at)
         else:
-            meta["dealt"] = True
+            tab.dealt = True
             run.append(env.event())
         last = env
     if run:
         state = rules.fold(run, state)
     if last is not None:
-        _append_ended(meta, rules, state, last, opener, by_system)
+        _append_ended(tab, rules, state, last, opener, by_system)
         game.version, game.last_hash = last.seq, last.hash
-        meta["last_at"] = last.at
-    game.state, game.meta = state, meta
+        tab.last_at = last.at
+    game.state = state
     return game
 
 
-def _append_ended(meta: dict[str, Any], rules: Any, state: Any, last: Any, opener: Any,
+def _append_ended(tab: Table, rules: Any, state: Any, last: Any, opener: Any,
                   by_system: bool) -> None:  # fmt: skip
     """The turns after the append that ``opener`` began and ``last`` ended: begun by the
     seat that opened it, or by the system (the deal, a clock, a stand-in AI)."""
-    by = "system"
+    by = table.SYSTEM
     if opener is not None and not by_system:
-        by = opener.payload.get("seat") or "system"
-    clocks.append_ended(meta, pending_of(rules, state, meta), last.seq, last.at, by)
+        by = opener.payload.get("seat") or table.SYSTEM
+    table.end_of_append(tab, pending_of(rules, state, tab), last.seq, last.at, by)
 
 
 def load(
@@ -236,9 +187,14 @@ def load(
     rules = (registry or games.REGISTRY)[key]
     game = LoadedGame(game_id, rules, state=rules.initial())
     snap = store.get_snapshot(game_id) if use_snapshot else None
-    if snap is not None and snap.rules == rules_fingerprint(key, rules.version):
+    # (a snapshot of an older release keeps the table as a loose dict: folded anew instead)
+    if (
+        snap is not None
+        and snap.rules == rules_fingerprint(key, rules.version)
+        and ("table" in snap.meta)
+    ):
         game.state = rules.load_state(snap.state)
-        game.meta = {k: v for k, v in snap.meta.items() if k != "last_hash"}
+        game.table = Table.from_dict(snap.meta["table"])
         game.version, game.last_hash = snap.version, snap.meta.get("last_hash", GENESIS)
         game.from_snapshot = snap.version
     return apply(game, store.read_for_fold(game_id, after=game.version))

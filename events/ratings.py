@@ -94,11 +94,11 @@ def result_of(game: Any, finished_at: str) -> RatedResult | None:
 def timeouts_of(game: Any) -> dict[str, int]:
     """Player -> how many times their time ran out in this game (``clock_expired``, as
     the seat's clock counts them), for the players whose time ran out at least once."""
-    clock = game.meta.get("clock") or {}
+    clocks = game.table.clocks
     out: dict[str, int] = {}
     for seat, kind in game.created_seats.items():
         player = (game.joined.get(seat) or {}).get("player")
-        times = (clock.get(seat) or {}).get("timeouts", 0)
+        times = clocks[seat].timeouts if seat in clocks else 0
         if kind == "human" and isinstance(player, str) and player and times:
             out[player] = out.get(player, 0) + times
     return out
@@ -227,7 +227,7 @@ def table_from_games(games: Iterable[Any]) -> Table:
     results = []
     timeouts: dict[str, dict[str, int]] = {}
     for game in games:
-        found = result_of(game, game.meta.get("last_at", ""))
+        found = result_of(game, game.table.last_at)
         if found is not None:
             results.append(found)
         for player, times in timeouts_of(game).items():

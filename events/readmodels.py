@@ -138,10 +138,10 @@ def entries_for(game: LoadedGame, created_at: str, last_at: str) -> GameEntries:
             entry["winner"] = outcome.get("winner")
             entry["reason"] = outcome.get("reason")
         if control is not None:
-            own = [clocks.deadline_ms(game.meta, control, s) for s in seats if s not in exempt]
+            own = [game.table.deadline_ms(s) for s in seats if s not in exempt]
             own = [d for d in own if d is not None]
             entry["deadline"] = clocks.iso(min(own)) if own and outcome is None else None
-            entry["timeouts"] = sum(game.meta["clock"][s]["timeouts"] for s in seats)
+            entry["timeouts"] = sum(game.table.clocks[s].timeouts for s in seats)
         players[player] = entry
     finished = None
     if outcome is not None:
@@ -157,7 +157,7 @@ def entries_for(game: LoadedGame, created_at: str, last_at: str) -> GameEntries:
     ai_owed_since = epoch_ms(last_at) if owed and last_at else None
     deadline = None
     if outcome is None:
-        deadline = clocks.next_deadline(game.meta, control, exempt=exempt)
+        deadline = game.table.next_deadline()
     return GameEntries(game.game_id, game.version, lobby, players, finished, ai_owed_since,
                        deadline)  # fmt: skip
 
@@ -302,8 +302,8 @@ class ReadModels:
         if seq and seq <= self.position(game_id):
             return "skipped"
         game = load(store, game_id)  # the whole game now: may be past ``seq``, all the better
-        created_at = game.meta["created_at"] if game.open_seats else ""
-        entries = entries_for(game, created_at, game.meta["last_at"])
+        created_at = game.table.created_at if game.open_seats else ""
+        entries = entries_for(game, created_at, game.table.last_at)
         # The followers go first: the position written after them is what makes a
         # redelivery a no-op, so a follower that failed (or a process that died) is
         # followed again on the retry. Following twice does no harm (they are idempotent).

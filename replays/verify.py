@@ -58,7 +58,12 @@ from replays.record import DERIVED_FIELDS, Record, declared_of, result_of
 
 ABSENT = None  # what ``found`` / ``expected`` say for a value that is not there
 # Events written off the board, checked against the folded turns, clocks and offers.
-OFF_BOARD = ("vacation_taken", "clock_expired", "draw_offered", "draw_declined", "draw_accepted")
+# The actions off the board the audit re-runs with the table's rules (``events.table``).
+TABLE_ACTIONS = frozenset({"seat_handed_to_ai", "seat_taken_back", "vacation_taken",
+                           "clock_expired", "draw_offered", "draw_declined",
+                           "draw_accepted"})  # fmt: skip
+CLOCK_ACTIONS = frozenset({"vacation_taken", "clock_expired"})
+DRAW_ACTIONS = {"draw_offered": "offer", "draw_declined": "decline", "draw_accepted": "accept"}
 
 
 @dataclass(frozen=True)
@@ -379,11 +384,11 @@ class _Rerun:
                 i += 1
             elif env.type == "seat_joined":
                 seat = env.payload.get("seat")
-                if seat not in seats or seat in joined:
+                try:
+                    table.join(self.game_before(i).table, seat, None, None)
+                except table.Refused as refused:
                     _fail("rules", seq, "payload.seat", "a seat not yet taken", seat,
-                          f"Event {seq} takes the seat {seat!r}, which "
-                          + ("is already taken." if seat in joined else "the game does not "
-                             "have."))  # fmt: skip
+                          f"Event {seq} takes the seat {seat!r}: {refused}.")  # fmt: skip
                 joined.add(seat)
                 i += 1
                 if joined == set(seats) and not dealt and self.continued:
@@ -450,28 +455,11 @@ class _Rerun:
                               getattr(last, field_),
                               f"The revealed seed was not written with the command that "
                               f"ended the game (event {seq}).")  # fmt: skip
-            elif env.type == "seat_handed_to_ai":
-                seat = env.payload.get("seat")
-                if seat not in joined or env.actor != seat:
-                    _fail("rules", seq, "payload.seat", env.actor, seat,
-                          f"Event {seq} hands the seat {seat!r} to the AI, but only its own "
-                          "player may.")  # fmt: skip
-                self.computer_played = True
-                i += 1
-            elif env.type == "seat_taken_back":
-                seat = env.payload.get("seat")
-                handed = self.game_before(i).meta.get("handed", {})
-                if env.actor != seat or seat not in handed:
-                    _fail("table", seq, "payload.seat", "a seat its player handed to the AI",
-                          seat, f"Event {seq} gives the seat {seat!r} back to its player, "
-                          "but " + ("it was not handed to the AI." if seat not in handed
-                                    else f"{env.actor} is not its player."))  # fmt: skip
-                i += 1
-            elif env.type in OFF_BOARD:
-                if not dealt:
+            elif env.type in TABLE_ACTIONS:
+                if not dealt and env.type not in ("seat_handed_to_ai", "seat_taken_back"):
                     _fail("rules", seq, "type", ABSENT, env.type,
                           f"Event {seq} ({env.type}) comes before the game started.")  # fmt: skip
-                i = self.off_board(i)
+                i = self.table_action(i)
             else:
                 _fail("rules", seq, "type", ABSENT, env.type,
                       f"Event {seq} ({env.type}) was caused by no command: every event of "
@@ -482,7 +470,7 @@ class _Rerun:
         """The table's rule for a recorded command (``events.table``): given by whoever
         plays the seat then, its player or the computer; said of every command once it is
         said of one (a record that stops saying it was edited)."""
-        seq, seat, by = env.seq, env.payload.get("seat"), table.given_by(env.payload)
+        seq, seat, by = env.seq, env.payload.get("seat"), env.payload.get("by")
         if by is None:
             if self.said_who:
                 _fail("table", seq, "payload.by", "who gave the command", None,
@@ -493,7 +481,7 @@ class _Rerun:
         self.checked.add("table")
         if by == table.PLAYER and not self.computer_played:
             return  # nobody but the players has played: no need to fold the table
-        refused = table.refusal(self.game_before(i), seat, by)
+        refused = table.refusal(self.game_before(i).table, seat, by)
         if refused:
             _fail("table", seq, "payload.by", "the one who played the seat then", by,
                   f"Event {seq} is a command given by {by} for the {seat} seat, but "
@@ -508,106 +496,73 @@ class _Rerun:
         self._folded = (apply(folded, self.events[at:i]), i)
         return self._folded[0]
 
-    def off_board(self, i: int) -> int:
-        """Check a vacation, a draw offer or answer, or a clock that ran out, against the
-        game folded so far and the times the stream itself records; the index after."""
+    def table_action(self, i: int) -> int:
+        """An action off the board at index ``i``, re-run with the table's own rules
+        (``events.table``) on the game as folded so far, at the time the stream recorded:
+        it must give exactly the recorded events (and the revealed seed after a game it
+        ended); the index after them."""
         env = self.events[i]
-        seq, payload = env.seq, env.payload
+        seq, payload, kind = env.seq, env.payload, env.type
         seat = payload.get("seat")
-        game = self.game_before(i)
-        control = game.control
-        if env.type == "clock_expired":
-            return self.clocks_expired(i, game)
-        if env.actor != seat or seat not in game.joined:
-            _fail("rules", seq, "actor", seat, env.actor,
-                  f"Event {seq} ({env.type}) is the {seat} seat's, but names "
-                  f"{env.actor} as its actor.")  # fmt: skip
-        refused = table.refusal(game, seat, table.PLAYER)
-        if refused:
-            _fail("table", seq, "type", ABSENT, env.type,
-                  f"Event {seq} ({env.type}) was written by the {seat} seat's player, but "
+        tab = self.game_before(i).table
+        actor = SYSTEM if kind == "clock_expired" else seat
+        if env.actor != actor:
+            _fail("rules", seq, "actor", actor, env.actor,
+                  f"Event {seq} ({kind}) names {env.actor} as its actor, not {actor}.")  # fmt: skip
+        try:
+            if kind == "clock_expired":
+                decided = self.timeouts(env, tab)
+            elif kind == "seat_handed_to_ai":
+                decided = table.hand_to_ai(tab, seat, str(payload.get("level")), False)
+                self.computer_played = True
+            elif kind == "seat_taken_back":
+                decided = table.take_back(tab, seat, False)
+            elif kind == "vacation_taken":
+                decided = table.vacation(tab, seat, payload.get("days"), False)
+            else:  # draw_offered, draw_declined, draw_accepted
+                decided = table.draw(tab, seat, DRAW_ACTIONS[kind], False)
+        except table.Refused as refused:
+            _fail("table", seq, "type", ABSENT, kind,
+                  f"Event {seq} ({kind}) was refused by the rules of the table: "
                   f"{refused}.")  # fmt: skip
-        offer = game.draw_offer
-        if env.type == "vacation_taken":
-            left = -1 if control is None else game.meta["clock"][seat]["vacation"]
-            days = payload.get("days")
-            if not isinstance(days, int) or days < 1 or days * clocks.DAY_MS > left:
-                _fail("rules", seq, "payload.days", "days of the allowance left", days,
-                      f"Event {seq} takes {days} vacation days, more than the {seat} "
-                      "seat had left.")  # fmt: skip
-        elif env.type == "draw_offered" and offer == seat:
-            _fail("rules", seq, "type", ABSENT, env.type,
-                  f"Event {seq} offers a draw the {seat} seat had offered already.")  # fmt: skip
-        elif env.type in ("draw_declined", "draw_accepted") and offer in (None, seat):
-            _fail("rules", seq, "type", ABSENT, env.type,
-                  f"Event {seq} answers a draw nobody offered to the {seat} seat.")  # fmt: skip
-        if env.type == "draw_accepted":
-            return self.decision(i + 1, env, {"winner": None, "reason": "agreement"})
-        return i + 1
+        self.checked.add("clocks" if kind in CLOCK_ACTIONS else "table")
+        end = self.batch(i, decided, actor, env.at, f"the table at event {seq}")
+        if table.ends(decided):
+            self.decided = dict(self.events[end - 1].payload)
+            self.revealed_after(end, env)
+        return end
 
-    def clocks_expired(self, i: int, game: LoadedGame) -> int:
-        """The ``clock_expired`` events written together from index ``i``: each at or after
-        its seat's deadline, with the game's action; on a forfeit, exactly the seats whose
-        time ran out first, then the ``game_decided`` that follows from them."""
-        control = game.control
-        group = [self.events[i]]
-        while (i + len(group) < self.n and self.events[i + len(group)].type == "clock_expired"
-               and self.events[i + len(group)].at == group[0].at):  # fmt: skip
-            group.append(self.events[i + len(group)])
-        for env in group:
-            seq, seat = env.seq, env.payload.get("seat")
-            if env.actor != SYSTEM:
-                _fail("rules", seq, "actor", SYSTEM, env.actor,
-                      f"Event {seq} says a clock ran out, but names {env.actor} as its "
-                      "actor instead of the server.")  # fmt: skip
-            if seat in game.off_the_clock:
-                _fail("clock", seq, "payload.seat", "a seat a person plays", seat,
-                      f"Event {seq} says the {seat} seat's time ran out, but the AI was "
-                      "playing it, and an AI's time never runs out.")  # fmt: skip
-            due = None if control is None else clocks.deadline_ms(game.meta, control, seat)
-            if due is None:
-                _fail("rules", seq, "payload.seat", "a seat on the clock", seat,
-                      f"Event {seq} says the {seat} seat's time ran out, but it had no "
-                      "clock running.")  # fmt: skip
-            if clocks.ms(env.at) < due:
-                _fail("clock", seq, "at", clocks.iso(due), env.at,
-                      f"Event {seq} says the {seat} seat's time ran out at {env.at}, "
-                      f"before its deadline {clocks.iso(due)}.")  # fmt: skip
-            if env.payload.get("action") != control.on_timeout:
-                _fail("rules", seq, "payload.action", control.on_timeout,
-                      env.payload.get("action"), f"Event {seq} does "
-                      f"{env.payload.get('action')!r} on timeout, but the game was created "
-                      f"with {control.on_timeout!r}.")  # fmt: skip
-        self.checked.add("clocks")
-        end = i + len(group)
-        if control.on_timeout != clocks.FORFEIT:
-            return end
-        seats = [env.payload.get("seat") for env in group]
-        late = clocks.expired(game.meta, control, clocks.ms(group[0].at), game.off_the_clock)
-        first = clocks.first_out(game.meta, control, late)
-        if sorted(seats) != first:
-            _fail("clock", group[0].seq, "payload.seat", first, seats,
-                  f"Event {group[0].seq} forfeits {', '.join(seats)} on time, but the "
-                  f"time of {', '.join(first)} ran out first.")  # fmt: skip
-        others = [s for s in game.seats if s not in seats]
-        winner = others[0] if len(others) == 1 else None
-        return self.decision(end, group[-1], {"winner": winner, "reason": "time"})
+    def timeouts(self, env: Envelope, tab: table.Table) -> list[dict[str, Any]]:
+        """What ``table.expire`` gives at the time of the ``clock_expired`` at ``env``,
+        with a sentence of its own for a seat whose time had not run out."""
+        seat, seq = env.payload.get("seat"), env.seq
+        if seat in tab.off_the_clock:
+            _fail("clock", seq, "payload.seat", "a seat a person plays", seat,
+                  f"Event {seq} says the {seat} seat's time ran out, but the AI was "
+                  "playing it, and an AI's time never runs out.")  # fmt: skip
+        due = tab.deadline_ms(seat)
+        if due is None:
+            _fail("rules", seq, "payload.seat", "a seat on the clock", seat,
+                  f"Event {seq} says the {seat} seat's time ran out, but it had no clock "
+                  "running.")  # fmt: skip
+        if clocks.ms(env.at) < due:
+            _fail("clock", seq, "at", clocks.iso(due), env.at,
+                  f"Event {seq} says the {seat} seat's time ran out at {env.at}, before "
+                  f"its deadline {clocks.iso(due)}.")  # fmt: skip
+        return table.expire(tab, clocks.ms(env.at), False)
 
-    def decision(self, j: int, cause: Envelope, decided: dict[str, Any]) -> int:
-        """The ``game_decided`` that must follow ``cause`` at index ``j``."""
+    def revealed_after(self, j: int, cause: Envelope) -> None:
+        """The seed must be revealed at index ``j``, written with the action that ended
+        the game."""
         env = self.events[j] if j < self.n else None
-        if env is None or env.type != "game_decided":
-            _fail("rules", j + 1, "type", "game_decided", None if env is None else env.type,
-                  f"Event {cause.seq} ends the game, but no game_decided follows it.")  # fmt: skip
-        found = {"winner": env.payload.get("winner"), "reason": env.payload.get("reason")}
-        diff = first_difference(decided, found, "payload")
-        if diff or env.actor != cause.actor or env.at != cause.at:
-            path, want, got = diff or ("actor", cause.actor, env.actor)
-            _fail("rules", env.seq, path, want, got,
-                  f"Event {env.seq} ends the game otherwise than event {cause.seq} "
-                  f"decided: {_show(decided)}.")  # fmt: skip
-        self.decided = decided
-        return j + 1
+        if env is None or env.type != "seed_revealed":
+            _fail("rules", j + 1, "type", "seed_revealed", None if env is None else env.type,
+                  f"Event {cause.seq} ends the game, but the seed is not revealed right "
+                  "after it.")  # fmt: skip
+        if env.actor != cause.actor or env.at != cause.at:
+            _fail("rules", env.seq, "actor", cause.actor, env.actor,
+                  f"The revealed seed was not written with the event that ended the game "
+                  f"(event {cause.seq}).")  # fmt: skip
 
 
 def _outcome(record: Record, rules: Any, state: Any, decided: Any = None) -> None:

@@ -7,6 +7,11 @@ class NotFound(LookupError):
     """No such game or seat."""
 
 
+class Invalid(ValueError):
+    """A request the service refuses that is not a move: no rule of the game says no, the
+    request itself is wrong (a seat the game has not, a level there is not, a step …)."""
+
+
 class Forbidden(PermissionError):
     """The seat is not the caller's to take or to play."""
 

@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from events import clocks
-from games.base import RulesError
 from service import access
+from service.errors import Invalid
 from service.usecases import MAX_NONCE_LENGTH, Bingfa, Forbidden, NotFound
 
 SEEK_LIMIT = 5  # open seeks per player: enough to offer a few kinds of game
@@ -465,7 +465,7 @@ class Matchmaking:
         """A new open seek by ``player``: (the seek, the seeker's seat token, shown once).
         Everything the game would refuse is refused now, with the same sentence."""
         if colour not in COLOURS:
-            raise RulesError(f"the colour you want is blue, red or random, not {colour!r}")
+            raise Invalid(f"the colour you want is blue, red or random, not {colour!r}")
         _check_nonce(nonce)
         options = dict(options or {})
         self._check_game(game, options, clock, rated)
@@ -497,7 +497,7 @@ class Matchmaking:
         try:
             self.bingfa.check_new_game(game, options, seats, rated=rated, clock=clock)
         except NotFound as error:
-            raise RulesError(str(error)) from None
+            raise Invalid(str(error)) from None
 
     def listing(self) -> list[dict[str, Any]]:
         return self.store.open_seeks(self._cutoff())
@@ -558,7 +558,7 @@ class Matchmaking:
         if seat not in game.seats:
             raise Forbidden("only the players of a game can ask for its rematch")
         if game.outcome is None:
-            raise RulesError("the game is still being played: a rematch can be asked for "
+            raise Invalid("the game is still being played: a rematch can be asked for "
                              "once it is over")  # fmt: skip
         kinds = dict(game.created_seats)  # as created: a seat handed to the AI was human
         swap = dict(zip(game.seats, reversed(list(game.seats)), strict=True))
@@ -606,7 +606,7 @@ class Matchmaking:
 
 def _check_nonce(nonce: Any) -> None:
     if nonce is not None and (not isinstance(nonce, str) or len(nonce) > MAX_NONCE_LENGTH):
-        raise RulesError(f"a nonce is a string of at most {MAX_NONCE_LENGTH} characters")
+        raise Invalid(f"a nonce is a string of at most {MAX_NONCE_LENGTH} characters")
 
 
 # -- words ---------------------------------------------------------------------------------

@@ -11,8 +11,9 @@ from werkzeug.exceptions import HTTPException
 from events.codec import EventRejected
 from events.commands import CommandRefused
 from events.store import ConcurrencyError, IdempotencyConflict, UnknownGame
+from events.table import Refused
 from games.base import RulesError
-from service.errors import TooManyStreams, Unavailable
+from service.errors import Invalid, TooManyStreams, Unavailable
 from service.usecases import Forbidden, NotFound
 
 
@@ -23,6 +24,8 @@ class Unauthorized(Exception):
 # exception class -> (status, problem type slug, title)
 MAPPING: list[tuple[type[BaseException], int, str, str]] = [
     (RulesError, 422, "rules", "The rules do not allow that"),
+    (Refused, 422, "not-now", "Not allowed now"),
+    (Invalid, 422, "invalid", "The request cannot be done"),
     (ConcurrencyError, 409, "conflict", "The game has moved on"),
     (IdempotencyConflict, 409, "idempotency-key-reused", "Idempotency key already used"),
     (NotFound, 404, "not-found", "Not found"),

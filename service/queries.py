@@ -30,7 +30,7 @@ class Queries:
     def _entries(self):
         for game_id in self.store.game_ids():
             game = load(self.store, game_id, self.registry)
-            yield entries_for(game, game.meta.get("created_at", ""), game.meta.get("last_at", ""))
+            yield entries_for(game, game.table.created_at, game.table.last_at)
 
     def lobby(self) -> list[dict[str, Any]]:
         if self.models is not None:

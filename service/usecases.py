@@ -24,7 +24,7 @@ from events.projector import GameCache, LoadedGame, Lru, apply, save_snapshot
 from events.store import ConcurrencyError, EventStore, IdempotencyConflict
 from events.store import fingerprint as store_fingerprint
 from games.base import RulesError
-from service.errors import Forbidden, NotFound
+from service.errors import Forbidden, Invalid, NotFound
 from service.offboard import OffBoard, over_text
 
 SNAPSHOT_EVERY = 64  # events between snapshots of a running game (and one at the end)
@@ -112,7 +112,8 @@ class Bingfa(OffBoard):
         clock: Mapping[str, Any] | None = None,
     ) -> tuple[Any, dict[str, Any], dict[str, Any] | None]:
         """(rules, options, clock as stored) of a game ``create_game`` would make, or the
-        refusal it would give (NotFound for an unknown game, else RulesError): writes
+        refusal it would give (NotFound for an unknown game, the game's RulesError for its
+        options, else Invalid): writes
         nothing, so a seek can be checked long before its game exists."""
         rules = self.registry.get(game)
         if rules is None:
@@ -120,25 +121,25 @@ class Bingfa(OffBoard):
         options = dict(options or {})
         rules.setup(options, rng_for("check", {}, 0))  # refuses bad options with a sentence
         if set(seats) != set(rules.seats):
-            raise RulesError(f"{rules.name} has the seats " + " and ".join(rules.seats))
+            raise Invalid(f"{rules.name} has the seats " + " and ".join(rules.seats))
         for seat, kind in seats.items():
             if kind != "human" and not (isinstance(kind, str) and kind.startswith("ai:")):
-                raise RulesError(f"seat {seat} is for a human or an ai:<level>, not {kind!r}")
+                raise Invalid(f"seat {seat} is for a human or an ai:<level>, not {kind!r}")
             level = kind[3:] if kind != "human" else None
             if level is not None:
                 self._check_level(level)
         if rated and any(kind != "human" for kind in seats.values()):
-            raise RulesError("games against the AI are not rated")
+            raise Invalid("games against the AI are not rated")
         try:
             clock = clocks.parse(clock)
         except ValueError as error:
-            raise RulesError(str(error)) from None
+            raise Invalid(str(error)) from None
         if clock is not None:
             on_timeout = clocks.control_of({"clock": clock})
             if on_timeout.ai_level is not None:
                 self._check_level(on_timeout.ai_level)
                 if rated:  # else a player could let a strong AI play for them on purpose
-                    raise RulesError("in a rated game a seat whose time runs out forfeits: "
+                    raise Invalid("in a rated game a seat whose time runs out forfeits: "
                                      'choose on_timeout "forfeit"')  # fmt: skip
         return rules, options, clock
 
@@ -153,20 +154,13 @@ class Bingfa(OffBoard):
         if seat in game.joined:
             raise Forbidden(f"the {seat} seat is already taken")
         if nonce is not None and (not isinstance(nonce, str) or len(nonce) > MAX_NONCE_LENGTH):
-            raise RulesError(f"a nonce is a string of at most {MAX_NONCE_LENGTH} characters")
+            raise Invalid(f"a nonce is a string of at most {MAX_NONCE_LENGTH} characters")
+        events = table.join(game.table, seat, player,
+                            None if nonce is None else commitment(nonce))  # fmt: skip
         secret = self._secret(game)
         if nonce is not None:
             secret["nonces"][seat] = nonce
             self.store.put_secret(game_id, json.dumps(secret))
-        events: list[dict[str, Any]] = [
-            {
-                "type": "seat_joined",
-                "visible_to": "all",
-                "seat": seat,
-                "player": player,
-                "nonce_sha256": None if nonce is None else commitment(nonce),
-            }
-        ]
         if len(game.open_seats) == 1:  # this seat was the last one: deal
             rng = rng_for(secret["seed"], secret["nonces"], game.version + 2)
             events += self._opening(game, rng)
@@ -220,7 +214,7 @@ class Bingfa(OffBoard):
                     fingerprint=fingerprint,
                     at=self.now(),
                 )
-            except (RulesError, ConcurrencyError) as refused:
+            except (RulesError, table.Refused, ConcurrencyError) as refused:
                 if not fresh:
                     game, fresh = self._load(game_id), True
                     continue
@@ -229,7 +223,11 @@ class Bingfa(OffBoard):
                 retry = self._retry_of(game_id, idempotency_key, fingerprint)
                 if retry is not None:
                     return retry
-                if isinstance(refused, RulesError) or reloaded or expected_version is not None:
+                if (
+                    not isinstance(refused, ConcurrencyError)
+                    or reloaded
+                    or (expected_version is not None)
+                ):
                     raise
                 game, reloaded = self._load(game_id), True  # someone moved first: once more
                 continue
@@ -263,35 +261,6 @@ class Bingfa(OffBoard):
         return Submitted(version, [e.event() for e in batch], duplicate=True, stored=batch)
 
     # -- the AI on demand ----------------------------------------------------------------
-    def hand_to_ai(self, game_id: str, seat: str, level: str) -> int:
-        """The seat's player leaves the rest of the game to the AI at ``level``."""
-        self._check_level(level)
-        game = self._live(game_id, seat)
-        if seat not in game.joined:
-            raise RulesError(f"the {seat} seat has not been taken yet")
-        if game.seats[seat] != "human":
-            raise RulesError(f"the {seat} seat is already played by the AI")
-        if game.rated:  # the AI would play a rated game for its player: resign instead
-            raise Forbidden("a rated game cannot be handed to the AI; you can resign")
-        event = {"type": "seat_handed_to_ai", "visible_to": "all", "seat": seat, "level": level}
-        version = self.store.append(game_id, game.version, [event], actor=seat, at=self.now())
-        self._after(game, [event])
-        return version
-
-    def take_back(self, game_id: str, seat: str) -> int:
-        """The seat's player takes back the seat they handed to the AI: from now on they
-        play it again (and their clock runs for the decision it owes, from now)."""
-        game = self._live(game_id, seat)
-        if table.standing_in(game, seat):
-            raise RulesError(table.refusal(game, seat, table.PLAYER) or "not now")
-        if seat not in game.meta.get("handed", {}):
-            raise RulesError(f"the {seat} seat is not the computer's to give back: "
-                             "you play it already")  # fmt: skip
-        event = {"type": "seat_taken_back", "visible_to": "all", "seat": seat}
-        version = self.store.append(game_id, game.version, [event], actor=seat, at=self.now())
-        self._after(game, [event])
-        return version
-
     def hint_position(self, game_id: str, seat: str) -> int:
         """The version a hint for ``seat`` is asked at, once the asking is allowed: unrated
         games only, a seat that owes a decision its player makes (the AI works it out on a
@@ -299,17 +268,17 @@ class Bingfa(OffBoard):
         game = self._load(game_id)
         if game.rated:
             raise Forbidden("hints are for unrated games only")
-        refused = table.refusal(game, seat, table.PLAYER)
+        refused = table.refusal(game.table, seat, table.PLAYER)
         if refused:
-            raise RulesError(refused)
+            raise table.Refused(refused)
         if seat not in game.pending:
-            raise RulesError("you have no decision to make now, so there is nothing to hint")
+            raise table.Refused("you have no decision to make now, so there is nothing to hint")
         return game.version
 
     def _check_level(self, level: str) -> None:
         if self.ai_levels is not None and level not in self.ai_levels:
             known = ", ".join(sorted(self.ai_levels))
-            raise RulesError(f"there is no AI level {level!r}; the levels are: {known}")
+            raise Invalid(f"there is no AI level {level!r}; the levels are: {known}")
 
     # -- helpers -------------------------------------------------------------------------
     def _load(self, game_id: str) -> LoadedGame:
@@ -349,16 +318,17 @@ class Bingfa(OffBoard):
                 by: str | None = None) -> list:  # fmt: skip
         if seat not in game.seats:
             raise NotFound(f"there is no seat {seat!r}; the seats are " + ", ".join(game.seats))
-        if game.decided is not None:
-            raise RulesError(over_text(game))
+        if game.outcome is not None:
+            raise table.Refused(over_text(game))
         if not game.dealt:
             waiting = ", ".join(game.open_seats)
-            raise RulesError(f"the game has not started: waiting for {waiting} to take a seat")
+            raise table.Refused(f"the game has not started: waiting for {waiting} to take a "
+                                "seat")  # fmt: skip
         if by is None:
-            by = table.played_by(game, seat)
-        refused = table.refusal(game, seat, by)
+            by = table.played_by(game.table, seat)
+        refused = table.refusal(game.table, seat, by)
         if refused:
-            raise RulesError(refused)
+            raise table.Refused(refused)
         secret = self._secret(game)
         # The rng of a command is the one of its command_given event's position.
         rng = rng_for(secret["seed"], secret["nonces"], game.version + 1)
@@ -414,25 +384,25 @@ class Bingfa(OffBoard):
             raise NotFound(f"there is no game called {key!r}")
         if seat not in rules.seats:
             seats = " and ".join(rules.seats)
-            raise RulesError(f"there is no seat {seat!r} to continue as; the seats are {seats}")
+            raise Invalid(f"there is no seat {seat!r} to continue as; the seats are {seats}")
         self._check_level(level)
         replay = replay_of(record)
         try:
             state = replay.state_at(step)
         except BadStep as error:
-            raise RulesError(str(error)) from None
+            raise Invalid(str(error)) from None
         if rules.outcome(state) is not None:
-            raise RulesError(f"the game is over at step {step}: there is nothing left to play")
+            raise Invalid(f"the game is over at step {step}: there is nothing left to play")
         if not rules.pending(state):
             later = next((n for n in range(step + 1, replay.length + 1)
                           if rules.pending(replay.state_at(n))), None)  # fmt: skip
             hint = f"; step {later} is the next where someone decides" if later else ""
-            raise RulesError(f"at step {step} nobody has a decision to make (the rules are "
+            raise Invalid(f"at step {step} nobody has a decision to make (the rules are "
                              f"playing on by themselves){hint}")  # fmt: skip
         view = rules.view(state, seat)
         adapter = self._adapter(rules)
         if rules.view(adapter.determinize(view, seat, random.Random(0)), seat) != view:
-            raise RulesError(f"the position at step {step} is in the middle of a battle and "
+            raise Invalid(f"the position at step {step} is in the middle of a battle and "
                              f"cannot be rebuilt from what {seat} saw; choose a step "
                              "where a player places, keeps cards, names a province or "
                              "plays a Warlord")  # fmt: skip
@@ -478,5 +448,5 @@ class Bingfa(OffBoard):
 
         adapter = ai.ADAPTERS.get(rules.key)
         if adapter is None:
-            raise RulesError(f"{rules.name} games cannot be continued from a replay")
+            raise Invalid(f"{rules.name} games cannot be continued from a replay")
         return adapter

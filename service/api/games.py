@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import current_app, request, session
 
-from events import clocks, table
+from events import table
 from events.envelope import Envelope
 from events.schemas import SYSTEM_FIELDS
 from service import access, hints, live, schemas, sse
@@ -168,9 +168,7 @@ def clock_of(game) -> dict | None:
     control = game.control
     if control is None:
         return None
-    standing_in = game.meta.get("standing_in", {})
-    seats = {s: {**clocks.seat_clock(game.meta, control, s), "standing_in": standing_in.get(s)}
-             for s in game.created_seats}  # fmt: skip
+    seats = {s: game.table.seat_clock(s) for s in game.created_seats}
     return {"control": game.created["clock"], "seats": seats, "now": bingfa().now()}
 
 

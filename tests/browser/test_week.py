@@ -144,7 +144,7 @@ def test_an_ai_stands_in_for_one_decision_when_the_time_runs_out(week, watch):
     answer(alice, random.Random(2))
     assert week.later(timedelta(hours=1, minutes=1)) == [(game_id, "red")]
     # The test's AI seats play the stand-in's decision; then it is Bob's own again.
-    until(lambda: "red" not in week.bingfa.load(game_id).meta.get("standing_in", {}), 20,
+    until(lambda: "red" not in week.bingfa.load(game_id).table.standing_in, 20,
           "the stand-in to move")  # fmt: skip
     until(lambda: "the computer (medium) makes this decision" in bob.inner_text("#log"), 20,
           "bob's page to tell the stand-in")  # fmt: skip

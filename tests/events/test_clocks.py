@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from events import clocks
+from events import clocks, table
+from events.table import Table, Turn
 
 H = clocks.HOUR_MS
 D = clocks.DAY_MS
@@ -65,45 +66,56 @@ def test_the_deadline_is_when_the_counted_time_is_used_up(start, allowed, window
     assert clocks.counted(start, due - 1, away) < allowed
 
 
-def meta_for(control: dict) -> dict:
-    meta: dict = {}
-    clocks.start(meta, {"seats": {"blue": "human", "red": "human"}, "clock": control})
-    return meta
+def table_for(control: dict) -> Table:
+    tab = Table()
+    table.evolve(tab, "game_created", {"seats": {"blue": "human", "red": "human"},
+                                       "clock": control}, 1, clocks.iso(0))  # fmt: skip
+    return tab
+
+
+def command(tab: Table, seat: str, seq: int, at_ms: int) -> None:
+    table.evolve(tab, "command_given", {"seat": seat, "command": {}}, seq, clocks.iso(at_ms))
 
 
 def test_a_turn_starts_when_a_seat_begins_to_owe_and_keeps_its_start_while_it_owes():
-    meta = meta_for(clocks.parse({"per_move_seconds": 3600}))
-    clocks.append_ended(meta, {"blue": "place", "red": "place"}, 5, clocks.iso(0), "red")
-    clocks.command_given(meta, "blue", 6, clocks.iso(10 * 60_000), 3_600_000)
-    clocks.append_ended(meta, {"red": "place"}, 8, clocks.iso(10 * 60_000), "blue")
-    assert meta["turns"] == {"red": {"since": 5, "at": clocks.iso(0), "by": "red"}}
-    clocks.command_given(meta, "red", 9, clocks.iso(20 * 60_000), 3_600_000)
-    clocks.append_ended(meta, {"blue": "place", "red": "place"}, 15, clocks.iso(20 * 60_000),
+    tab = table_for(clocks.parse({"per_move_seconds": 3600}))
+    table.end_of_append(tab, {"blue": "place", "red": "place"}, 5, clocks.iso(0), "red")
+    command(tab, "blue", 6, 10 * 60_000)
+    table.end_of_append(tab, {"red": "place"}, 8, clocks.iso(10 * 60_000), "blue")
+    assert tab.turns == {"red": Turn(5, clocks.iso(0), "red")}
+    command(tab, "red", 9, 20 * 60_000)
+    table.end_of_append(tab, {"blue": "place", "red": "place"}, 15, clocks.iso(20 * 60_000),
                         "red")  # fmt: skip
-    assert {s: t["since"] for s, t in meta["turns"].items()} == {"blue": 15, "red": 15}
+    assert {s: t.since for s, t in tab.turns.items()} == {"blue": 15, "red": 15}
 
 
 def test_time_past_the_move_comes_out_of_the_bank_and_the_bank_never_refills():
-    control = clocks.parse({"per_move_seconds": 3600, "bank_seconds": 7200})
-    meta = meta_for(control)
-    tc = clocks.control_of({"clock": control})
-    clocks.append_ended(meta, {"blue": "place"}, 1, clocks.iso(0), "system")
-    assert clocks.deadline_ms(meta, tc, "blue") == 3 * H
-    clocks.command_given(meta, "blue", 2, clocks.iso(int(1.5 * H)), tc.per_move_ms)
-    assert meta["clock"]["blue"]["bank"] == int(1.5 * H)
-    clocks.append_ended(meta, {"blue": "place"}, 3, clocks.iso(int(1.5 * H)), "blue")
-    clocks.command_given(meta, "blue", 4, clocks.iso(int(1.6 * H)), tc.per_move_ms)
-    assert meta["clock"]["blue"]["bank"] == int(1.5 * H)  # a quick move gives nothing back
-    clocks.append_ended(meta, {"blue": "place"}, 5, clocks.iso(2 * H), "red")
-    assert clocks.expired(meta, tc, 2 * H + H + int(1.5 * H) - 1) == []
-    assert clocks.expired(meta, tc, 2 * H + H + int(1.5 * H)) == ["blue"]
+    tab = table_for(clocks.parse({"per_move_seconds": 3600, "bank_seconds": 7200}))
+    table.end_of_append(tab, {"blue": "place"}, 1, clocks.iso(0), "system")
+    assert tab.deadline_ms("blue") == 3 * H
+    command(tab, "blue", 2, int(1.5 * H))
+    assert tab.clocks["blue"].bank == int(1.5 * H)
+    table.end_of_append(tab, {"blue": "place"}, 3, clocks.iso(int(1.5 * H)), "blue")
+    command(tab, "blue", 4, int(1.6 * H))
+    assert tab.clocks["blue"].bank == int(1.5 * H)  # a quick move gives nothing back
+    table.end_of_append(tab, {"blue": "place"}, 5, clocks.iso(2 * H), "red")
+    assert tab.expired(2 * H + H + int(1.5 * H) - 1) == []
+    assert tab.expired(2 * H + H + int(1.5 * H)) == ["blue"]
 
 
 def test_vacation_is_limited_to_the_allowance_and_follows_the_one_under_way():
-    control = clocks.parse({"per_move_seconds": 3600, "vacation_days": 3})
-    meta = meta_for(control)
-    clocks.take_vacation(meta, "blue", 2, clocks.iso(0))
-    clocks.take_vacation(meta, "blue", 5, clocks.iso(H))  # one day left: it gets one
-    assert meta["clock"]["blue"]["away"] == [[0, 2 * D], [2 * D, 3 * D]]
-    assert meta["clock"]["blue"]["vacation"] == 0
-    assert meta["clock"]["red"]["away"] == []
+    tab = table_for(clocks.parse({"per_move_seconds": 3600, "vacation_days": 3}))
+    table.evolve(tab, "vacation_taken", {"seat": "blue", "days": 2}, 2, clocks.iso(0))
+    table.evolve(tab, "vacation_taken", {"seat": "blue", "days": 5}, 3, clocks.iso(H))
+    assert tab.clocks["blue"].away == ((0, 2 * D), (2 * D, 3 * D))  # one day left: it got one
+    assert tab.clocks["blue"].vacation == 0
+    assert tab.clocks["red"].away == ()
+
+
+def test_a_table_survives_its_snapshot():
+    tab = table_for(clocks.parse({"per_move_seconds": 3600, "vacation_days": 3}))
+    table.end_of_append(tab, {"blue": "place"}, 1, clocks.iso(0), "system")
+    table.evolve(tab, "vacation_taken", {"seat": "blue", "days": 1}, 2, clocks.iso(0))
+    import json
+
+    assert Table.from_dict(json.loads(json.dumps(tab.to_dict()))) == tab

@@ -113,11 +113,11 @@ def test_your_turn_is_never_for_the_seat_that_just_moved(bingfa, clock):
         game = bingfa.load(game_id)
         if game.outcome is not None:
             break
-        turns = game.meta["turns"]
+        turns = game.table.turns
         for n in due(game):
             if n.kind == "turn":
-                assert turns[n.seat]["by"] != n.seat
-                assert n.id == f"turn:{game_id}:{n.seat}:{turns[n.seat]['since']}"
+                assert turns[n.seat].by != n.seat
+                assert n.id == f"turn:{game_id}:{n.seat}:{turns[n.seat].since}"
                 told += 1
         clock.advance(minutes=1)
         play_one(bingfa, game_id, sorted(game.pending)[0], rng)
@@ -132,7 +132,7 @@ def test_a_turn_started_by_your_own_move_is_not_notified(bingfa, clock):
         game = bingfa.load(game_id)
         if game.outcome is not None:
             break
-        own = [s for s, t in game.meta["turns"].items() if t["by"] == s]
+        own = [s for s, t in game.table.turns.items() if t.by == s]
         if own:
             seen_own = True
             assert not [n for n in due(game) if n.kind == "turn" and n.seat in own]

@@ -50,7 +50,7 @@ def test_snapshot_plus_tail_equals_the_full_fold(seed, cut, variant, events):
     assert resumed.state == partial.state == game.state
     assert resumed.version == partial.version == total
     assert resumed.last_hash == partial.last_hash
-    assert resumed.meta == partial.meta
+    assert resumed.table == partial.table
 
 
 def test_a_snapshot_made_for_other_rules_is_ignored():
@@ -102,8 +102,8 @@ def test_the_game_cache_reads_only_what_was_appended_since_and_hands_out_copies(
     assert reads == [version]  # the tail since the remembered version, nothing else
     assert again.state == load(store, "g", use_snapshot=False).state
     # What a caller folds onto its copy reaches neither the cache nor the other copies.
-    again.meta["joined"] = {}
-    assert cache.remembered("g").meta["joined"] and first.version == version
+    again.table.joined = {}
+    assert cache.remembered("g").table.joined and first.version == version
     assert cache.remembered("g").version == version + 1
 
 

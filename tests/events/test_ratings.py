@@ -282,7 +282,7 @@ def test_a_redelivered_game_changes_nothing(redis_setup, redis_client):
     models.project(store, game_id)
     before = dump(redis_client)
     game = load(store, game_id)
-    entries = type("Entries", (), {"finished": {"finished_at": game.meta["last_at"]}})()
+    entries = type("Entries", (), {"finished": {"finished_at": game.table.last_at}})()
     ratings_of(models).follow(game, entries)
     assert dump(redis_client) == before
 
@@ -303,4 +303,4 @@ def test_delete_all_removes_every_ratings_key(redis_setup, redis_client):
 
 
 def _finished_at(store, game_id: str) -> str:
-    return load(store, game_id).meta["last_at"]
+    return load(store, game_id).table.last_at

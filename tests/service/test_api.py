@@ -351,7 +351,7 @@ def test_a_player_hands_their_seat_to_the_ai(app, client):
     assert view["seats"]["red"]["kind"] == "ai:easy"
     again = client.post(f"/api/games/{game_id}/ai", json={"level": "hard"},
                         headers=auth(tokens["red"]))  # fmt: skip
-    assert_problem(again, 422, "already played by the AI")
+    assert_problem(again, 422, "already played by the computer")
     # The player still finds the game among theirs.
     mine = client.get("/api/me/games").json["games"]
     assert [g["game"] for g in mine] == [game_id]
@@ -388,7 +388,7 @@ def test_rated_games_give_no_hints_cannot_be_handed_over_and_have_no_ai_seats(cl
     assert_problem(hint, 403, "hints are for unrated games only")
     handed = client.post(f"/api/games/{game_id}/ai", json={"level": "easy"},
                          headers=auth(tokens["blue"]))  # fmt: skip
-    assert_problem(handed, 403, "rated game cannot be handed")
+    assert_problem(handed, 422, "rated game cannot be handed")
     seats = {"blue": "human", "red": "ai:easy"}
     vs_ai = client.post("/api/games", json={"rated": True, "seats": seats})
     assert_problem(vs_ai, 422, "games against the AI are not rated")

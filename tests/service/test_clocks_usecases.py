@@ -13,9 +13,10 @@ import pytest
 import games
 from events.envelope import chain_hash
 from events.store import InMemoryEventStore
-from games.base import RulesError
+from events.table import Refused
 from replays.record import Record, record_of
 from replays.verify import verify
+from service.errors import Invalid
 from service.queries import Queries
 from service.usecases import Bingfa
 from workers.dispatch import sweep_deadlines
@@ -77,7 +78,7 @@ def test_a_game_left_idle_past_its_deadline_is_ended_by_the_sweep(app, clock):
     assert tail == ["clock_expired", "clock_expired", "game_decided", "seed_revealed"]
     assert {e.actor for e in app.store.read(game_id)[-4:]} == {"system"}
     assert sweep_deadlines(app, queries, app.now_ms()) == []  # once only
-    with pytest.raises(RulesError, match="over"):
+    with pytest.raises(Refused, match="over"):
         move(app, game_id, "red")
     assert verify(record_of(app.store, game_id)).ok
 
@@ -88,7 +89,7 @@ def test_of_two_seats_out_of_time_the_first_out_loses(app, clock):
     move(app, game_id, "red")
     clock.advance(timedelta(hours=22, minutes=30))
     move(app, game_id, "blue")  # a day and half an hour: half of blue's bank is spent
-    assert app.load(game_id).meta["clock"]["blue"]["bank"] == 1_800_000
+    assert app.load(game_id).table.clocks["blue"].bank == 1_800_000
     clock.advance(DAY + timedelta(minutes=35))  # both owe since the same moment
     assert app.expire(game_id) == ["blue"]
     assert app.load(game_id).outcome == {"winner": "red", "reason": "time"}
@@ -119,15 +120,15 @@ def test_an_expired_seat_can_be_played_by_the_ai_for_that_decision_only(app, clo
     assert take_ai_turn(app, game_id, game.version, "red").startswith("red played")
     game = app.load(game_id)
     assert game.seats["red"] == "human"  # back to its player for the next decision
-    assert game.meta["clock"]["red"]["timeouts"] == 1
-    assert game.meta["clock"]["red"]["bank"] == 0
+    assert game.table.clocks["red"].timeouts == 1
+    assert game.table.clocks["red"].bank == 0
 
 
 def test_a_rated_game_forfeits_on_timeout(app):
-    with pytest.raises(RulesError, match="forfeit"):
+    with pytest.raises(Invalid, match="forfeit"):
         app.create_game("sun-tzu", {}, HUMANS, rated=True,
                         clock={"per_move_seconds": 3600, "on_timeout": "ai:random"})  # fmt: skip
-    with pytest.raises(RulesError, match="no AI level"):
+    with pytest.raises(Invalid, match="no AI level"):
         app.create_game("sun-tzu", {}, HUMANS, clock={"per_move_seconds": 3600,
                                                        "on_timeout": "ai:godlike"})  # fmt: skip
     assert list(app.store.game_ids()) == []
@@ -144,13 +145,13 @@ def test_vacation_stops_the_clock_for_its_days(app, clock):
     assert app.expire(game_id) == ["blue"]
     game_id = start(app, vacation_days=3)
     app.take_vacation(game_id, "red", 3)
-    with pytest.raises(RulesError, match="0 vacation days left"):
+    with pytest.raises(Refused, match="0 vacation days left"):
         app.take_vacation(game_id, "red", 1)
     no_clock = app.create_game("sun-tzu", {}, HUMANS)
     app.join(no_clock, "blue")
     app.join(no_clock, "red")
     before = app.store.version(no_clock)
-    with pytest.raises(RulesError, match="no clock"):
+    with pytest.raises(Refused, match="no clock"):
         app.take_vacation(no_clock, "blue", 1)
     assert app.store.version(no_clock) == before
 
@@ -158,16 +159,16 @@ def test_vacation_stops_the_clock_for_its_days(app, clock):
 def test_a_draw_is_offered_and_accepted_or_declined_or_lapses(app):
     game_id = start(app)
     app.draw(game_id, "blue", "offer")
-    with pytest.raises(RulesError, match="already offered"):
+    with pytest.raises(Refused, match="already offered"):
         app.draw(game_id, "blue", "offer")
-    with pytest.raises(RulesError, match="no draw offered to you"):
+    with pytest.raises(Refused, match="no draw offered to you"):
         app.draw(game_id, "blue", "accept")
     app.draw(game_id, "red", "decline")
     assert app.load(game_id).draw_offer is None
     app.draw(game_id, "red", "offer")
     move(app, game_id, "blue")  # the game moved on: the offer lapsed
     assert app.load(game_id).draw_offer is None
-    with pytest.raises(RulesError, match="no draw offered"):
+    with pytest.raises(Refused, match="no draw offered"):
         app.draw(game_id, "blue", "accept")
     app.draw(game_id, "blue", "offer")
     app.draw(game_id, "red", "offer")  # offering back accepts
@@ -293,14 +294,14 @@ def test_a_late_seat_finds_the_game_ended_before_the_sweep_comes_by(app, clock):
     move(app, game_id, "red")
     app.draw(game_id, "red", "offer")
     clock.advance(DAY + timedelta(minutes=1))  # blue's time has run out; no sweep yet
-    with pytest.raises(RulesError, match="blue ran out of time, red wins"):
+    with pytest.raises(Refused, match="blue ran out of time, red wins"):
         app.draw(game_id, "blue", "accept")  # too late to take the draw instead
     types = [e.type for e in app.store.read(game_id)]
     assert types.count("clock_expired") == 1 and "draw_accepted" not in types
     assert app.load(game_id).outcome == {"winner": "red", "reason": "time"}
     for late in (lambda: app.take_vacation(game_id, "blue", 1),
                  lambda: move(app, game_id, "blue")):  # fmt: skip
-        with pytest.raises(RulesError, match="ran out of time"):
+        with pytest.raises(Refused, match="ran out of time"):
             late()
     assert "vacation_taken" not in [e.type for e in app.store.read(game_id)]
 

@@ -11,6 +11,7 @@ import pytest
 from events.store import InMemoryEventStore
 from games.base import RulesError
 from service import access
+from service.errors import Invalid
 from service.matchmaking import (
     SEEK_DAYS,
     SEEK_LIMIT,
@@ -229,7 +230,7 @@ def test_racing_accepts_make_exactly_one_game(mm, bingfa):
     ],
 )  # fmt: skip
 def test_a_bad_seek_is_refused_with_a_sentence_and_nothing_is_stored(mm, bingfa, kwargs, words):
-    with pytest.raises((RulesError, NotFound), match=words):
+    with pytest.raises((RulesError, Invalid, NotFound), match=words):
         mm.post("seeker", **kwargs)
     assert mm.listing() == [] and mm.mine("seeker") == []
     assert list(bingfa.store.game_ids()) == []
@@ -330,7 +331,7 @@ def test_a_rematch_against_the_ai_is_made_at_once_with_the_same_level(mm, bingfa
 def test_no_rematch_of_a_running_game_or_for_a_spectator(mm, bingfa):
     posted, _ = mm.post("seeker")
     running = mm.accept(posted["id"], "acceptor").game_id
-    with pytest.raises(RulesError, match="still being played"):
+    with pytest.raises(Invalid, match="still being played"):
         mm.rematch(running, "blue")
     with pytest.raises(Forbidden):
         mm.rematch(running, "green")

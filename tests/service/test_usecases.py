@@ -15,7 +15,9 @@ from events.fairness import rng_for
 from events.projector import GameCache, load
 from events.schemas import SYSTEM_FIELDS
 from events.store import ConcurrencyError, IdempotencyConflict, InMemoryEventStore
+from events.table import Refused
 from games.base import RulesError
+from service.errors import Invalid
 from service.usecases import Bingfa, Forbidden, NotFound
 
 RULES = games.get("sun-tzu")
@@ -62,8 +64,8 @@ def test_creating_publishes_only_the_seed_commitment(app):
         ("chess", {}, HUMANS, NotFound, "no game called 'chess'"),
         ("sun-tzu", {"variant": "expert"}, HUMANS, RulesError, "standard or beginner"),
         ("sun-tzu", {"colour": 1}, HUMANS, RulesError, "no option 'colour'"),
-        ("sun-tzu", {}, {"blue": "human"}, RulesError, "blue and red"),
-        ("sun-tzu", {}, {"blue": "human", "red": "robot"}, RulesError, "not 'robot'"),
+        ("sun-tzu", {}, {"blue": "human"}, Invalid, "blue and red"),
+        ("sun-tzu", {}, {"blue": "human", "red": "robot"}, Invalid, "not 'robot'"),
     ],
 )
 def test_a_bad_game_is_refused_and_nothing_is_written(app, game, options, seats, error, words):
@@ -108,8 +110,8 @@ def test_the_deal_is_rederived_from_the_seed_the_nonces_and_the_position(app):
     ("seat", "nonce", "error", "words"),
     [
         ("green", None, NotFound, "no seat 'green'"),
-        ("blue", "x" * 201, RulesError, "at most 200"),
-        ("blue", 7, RulesError, "a nonce is a string"),
+        ("blue", "x" * 201, Invalid, "at most 200"),
+        ("blue", 7, Invalid, "a nonce is a string"),
     ],
 )
 def test_a_bad_join_is_refused_and_nothing_is_written(app, seat, nonce, error, words):
@@ -169,7 +171,7 @@ def test_a_refused_command_appends_nothing(app, seat, command, error, words):
 def test_no_command_before_every_seat_is_taken(app):
     game_id = app.create_game("sun-tzu", {}, HUMANS)
     app.join(game_id, "blue")
-    with pytest.raises(RulesError, match="waiting for red to take a seat"):
+    with pytest.raises(Refused, match="waiting for red to take a seat"):
         app.submit(game_id, "blue", {"type": "resign"})
 
 
@@ -274,7 +276,7 @@ def test_a_position_remembered_from_before_another_process_moved_is_not_used():
     stale = Bingfa(app.store)
     stale.games.keep(load(app.store, game_id, use_snapshot=False))
     other.submit(game_id, "red", {"type": "resign"})
-    with pytest.raises(RulesError, match="over"):
+    with pytest.raises(Refused, match="over"):
         stale.submit(game_id, "blue", {"type": "resign"})
 
 

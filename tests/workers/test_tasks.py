@@ -218,7 +218,7 @@ def test_beat_sweeps_up_an_ai_move_whose_task_was_lost(redis_client, celery):
     models.project(store, game_id)
     game = lost.load(game_id)
     assert game.pending["blue"] == "choose_warlord"
-    since = epoch_ms(game.meta["last_at"])
+    since = epoch_ms(game.table.last_at)
 
     def sweep(now):  # only this test's game (the Redis may hold other tests' games)
         queued = sweep_owed_ai_moves(lost, models, now, celery=celery)
@@ -266,7 +266,7 @@ def test_beat_archives_a_finished_game_whose_archive_task_was_lost(redis_client,
         seat = next(iter(game.pending))
         app.submit(game_id, seat, game.rules.random_command(game.state, seat, rng))
     models.project(store, game_id)
-    ended = epoch_ms(app.load(game_id).meta["last_at"])
+    ended = epoch_ms(app.load(game_id).table.last_at)
 
     def sweep(now):  # only this test's game (the Redis may hold other tests' games)
         missing = [g for g in sweep_unarchived(models, replays, now, celery) if g == game_id]

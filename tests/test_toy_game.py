@@ -57,8 +57,8 @@ def test_duel_is_played_through_the_api_and_replayed_and_audited(registered):
     app = create_app({"STORE": InMemoryEventStore(), "TESTING": True,
                       "RATELIMIT_WRITES": "1000 per second"})  # fmt: skip
     client = app.test_client()
-    made = client.post("/api/games", json={"game": KEY, "options": {"hand": 4},
-                                            "seats": {"north": "human", "south": "human"}})  # fmt: skip
+    body = {"game": KEY, "options": {"hand": 4}, "seats": {"north": "human", "south": "human"}}
+    made = client.post("/api/games", json=body)
     assert made.status_code == 201, made.json
     game_id = made.json["game_id"]
     tokens = {seat: link["token"] for seat, link in made.json["seats"].items()}

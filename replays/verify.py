@@ -259,7 +259,8 @@ class _Rerun:
     def __init__(self, record: Record, rules: Any, seed: str, nonces: Mapping[str, str]):
         self.rules, self.seed, self.nonces = rules, seed, dict(nonces)
         self.key = record.header.get("game") or record.events[0].payload.get("game")
-        self.events = upcast_all(self.key, record.events)
+        self.codec = codec({self.key: rules})
+        self.events = upcast_all(self.key, record.events, self.codec)
         self.n = len(self.events)
         self.checked: set[str] = set()
         self.said_who = False  # a command said who gave it: every later one must
@@ -302,7 +303,7 @@ class _Rerun:
 
     def check_schema(self, env: Envelope) -> None:
         try:
-            codec().check(self.key, env.event())
+            self.codec.check(self.key, env.event())
         except EventRejected as error:
             _fail("rules", env.seq, "payload", "an event of the game's schema", env.type,
                   f"Event {env.seq} is not a valid event: {error}.")  # fmt: skip
@@ -355,116 +356,119 @@ class _Rerun:
         return end
 
     def run(self) -> Any:
-        rules = self.rules
-        seats = self.events[0].payload.get("seats") or {}
-        options = self.events[0].payload.get("options") or {}
-        state, joined, dealt = rules.initial(), set(), False
+        """Re-run the whole record; the state at its end. Each step takes the event at
+        index ``i`` (and those it caused) and gives the index after them."""
+        self.state, self.joined, self.dealt = self.rules.initial(), set(), False
         self.decided: dict[str, Any] | None = None
+        steps = {"game_created": self.created, "seat_joined": self.seat_joined,
+                 "command_given": self.command_given,
+                 **dict.fromkeys(TABLE_ACTIONS, self.table_step)}  # fmt: skip
         i = 0
         while i < self.n:
             env = self.events[i]
-            seq = env.seq
-            over = self.decided is not None or (dealt and rules.outcome(state) is not None)
             self.check_schema(env)
             if env.type == "seed_revealed":
-                if not over or i != self.n - 1:
-                    _fail("rules", seq, "type", ABSENT, env.type,
-                          f"Event {seq} reveals the seed, but the game "
-                          + ("is not over." if not over else "goes on after it."))  # fmt: skip
+                self.seed_revealed(i)
                 i += 1
                 continue
-            if over:
-                _fail("rules", seq, "type", "seed_revealed", env.type,
-                      f"Event {seq} ({env.type}) comes after the end of the game, where "
+            if self.over:
+                _fail("rules", env.seq, "type", "seed_revealed", env.type,
+                      f"Event {env.seq} ({env.type}) comes after the end of the game, where "
                       "only the revealed seed may follow.")  # fmt: skip
-            if env.type == "game_created":
-                if i != 0:
-                    _fail("rules", seq, "type", ABSENT, env.type,
-                          f"Event {seq} creates the game again.")  # fmt: skip
-                i += 1
-            elif env.type == "seat_joined":
-                seat = env.payload.get("seat")
-                try:
-                    table.join(self.game_before(i).table, seat, None, None)
-                except table.Refused as refused:
-                    _fail("rules", seq, "payload.seat", "a seat not yet taken", seat,
-                          f"Event {seq} takes the seat {seat!r}: {refused}.")  # fmt: skip
-                joined.add(seat)
-                i += 1
-                if joined == set(seats) and not dealt and self.continued:
-                    state, i = self.declared(i, env.at), i + 1
-                    dealt = True
-                elif joined == set(seats) and not dealt:
-                    try:
-                        deal = rules.setup(options, rng_for(self.seed, self.nonces, seq + 1))
-                    except Exception as error:  # options a forger made up
-                        _fail(
-                            "rules",
-                            1,
-                            "payload.options",
-                            "options the rules accept",
-                            options,
-                            f"The rules refuse the game's options: {error}.",
-                        )
-                    start, i = i, self.batch(i, deal, SYSTEM, env.at, "the deal")
-                    state = rules.fold(self.game_events(start, i), state)
-                    dealt = True
-                    self.checked.add("deal")
-            elif env.type == "command_given":
-                seat, command = env.payload.get("seat"), env.payload.get("command")
-                if not dealt:
-                    _fail(
-                        "rules",
-                        seq,
-                        "type",
-                        ABSENT,
-                        env.type,
-                        f"Event {seq} is a command given before the cards were dealt.",
-                    )
-                if env.actor != seat:
-                    _fail("rules", seq, "actor", seat, env.actor,
-                          f"Event {seq} is the {seat} seat's command, but names "
-                          f"{env.actor} as its actor.")  # fmt: skip
-                if env.visible_to != seat:
-                    _fail("rules", seq, "visible_to", seat, env.visible_to,
-                          f"Event {seq}, the {seat} seat's command, is visible to "
-                          f"{env.visible_to} instead of its seat.")  # fmt: skip
-                self.who_gave(i, env)
-                try:
-                    decided = rules.decide(state, seat, command,
-                                           rng_for(self.seed, self.nonces, seq))  # fmt: skip
-                except Exception as error:  # RulesError, or a command nobody could send
-                    _fail("rules", seq, "payload.command", "a command the rules allow",
-                          command, f"The rules refuse the {seat} seat's command of event "
-                          f"{seq}: {error}")  # fmt: skip
-                start = i + 1
-                i = self.batch(start, decided, seat, env.at, f"the command of event {seq}")
-                state = rules.fold(self.game_events(start, i), state)
-                self.checked.add("commands")
-                if rules.outcome(state) is not None:
-                    j = i
-                    if j >= self.n or self.events[j].type != "seed_revealed":
-                        found = self.events[j].type if j < self.n else ABSENT
-                        _fail("rules", j + 1, "type", "seed_revealed", found,
-                              "The game ended, but the seed is not revealed right after "
-                              "its last events.")  # fmt: skip
-                    last = self.events[j]
-                    if last.actor != seat or last.at != env.at:
-                        field_ = "actor" if last.actor != seat else "at"
-                        _fail("rules", j + 1, field_, seat if field_ == "actor" else env.at,
-                              getattr(last, field_),
-                              f"The revealed seed was not written with the command that "
-                              f"ended the game (event {seq}).")  # fmt: skip
-            elif env.type in TABLE_ACTIONS:
-                if not dealt and env.type not in ("seat_handed_to_ai", "seat_taken_back"):
-                    _fail("rules", seq, "type", ABSENT, env.type,
-                          f"Event {seq} ({env.type}) comes before the game started.")  # fmt: skip
-                i = self.table_action(i)
-            else:
-                _fail("rules", seq, "type", ABSENT, env.type,
-                      f"Event {seq} ({env.type}) was caused by no command: every event of "
-                      "the game follows the deal or a command.")  # fmt: skip
-        return state
+            step = steps.get(env.type)
+            if step is None:
+                _fail("rules", env.seq, "type", ABSENT, env.type,
+                      f"Event {env.seq} ({env.type}) was caused by no command: every event "
+                      "of the game follows the deal or a command.")  # fmt: skip
+            i = step(i)
+        return self.state
+
+    @property
+    def over(self) -> bool:
+        return self.decided is not None or (
+            self.dealt and self.rules.outcome(self.state) is not None
+        )
+
+    def seed_revealed(self, i: int) -> None:
+        env = self.events[i]
+        if not self.over or i != self.n - 1:
+            _fail("rules", env.seq, "type", ABSENT, env.type,
+                  f"Event {env.seq} reveals the seed, but the game "
+                  + ("is not over." if not self.over else "goes on after it."))  # fmt: skip
+
+    def created(self, i: int) -> int:
+        if i != 0:
+            _fail("rules", i + 1, "type", ABSENT, "game_created",
+                  f"Event {i + 1} creates the game again.")  # fmt: skip
+        return i + 1
+
+    def seat_joined(self, i: int) -> int:
+        """A seat taken (the table's rule: a seat the game has, not taken yet); with the
+        last one, the deal (or a continued game's declared position)."""
+        env = self.events[i]
+        seat = env.payload.get("seat")
+        try:
+            table.join(self.game_before(i).table, seat, None, None)
+        except table.Refused as refused:
+            _fail("rules", env.seq, "payload.seat", "a seat not yet taken", seat,
+                  f"Event {env.seq} takes the seat {seat!r}: {refused}.")  # fmt: skip
+        self.joined.add(seat)
+        i += 1
+        if self.joined != set(self.events[0].payload.get("seats") or {}) or self.dealt:
+            return i
+        self.dealt = True
+        if self.continued:
+            self.state = self.declared(i, env.at)
+            return i + 1
+        return self.deal(i, env)
+
+    def deal(self, i: int, joined: Envelope) -> int:
+        """The deal re-derived from the seed must be the recorded events from ``i``."""
+        options = self.events[0].payload.get("options") or {}
+        try:
+            deal = self.rules.setup(options, rng_for(self.seed, self.nonces, joined.seq + 1))
+        except Exception as error:  # options a forger made up
+            _fail("rules", 1, "payload.options", "options the rules accept", options,
+                  f"The rules refuse the game's options: {error}.")  # fmt: skip
+        end = self.batch(i, deal, SYSTEM, joined.at, "the deal")
+        self.state = self.rules.fold(self.game_events(i, end), self.state)
+        self.checked.add("deal")
+        return end
+
+    def command_given(self, i: int) -> int:
+        """A command re-run with the rng of its position must give exactly the recorded
+        events after it (and, when it ends the game, the revealed seed with them)."""
+        env = self.events[i]
+        seq, seat, command = env.seq, env.payload.get("seat"), env.payload.get("command")
+        if not self.dealt:
+            _fail("rules", seq, "type", ABSENT, env.type,
+                  f"Event {seq} is a command given before the cards were dealt.")  # fmt: skip
+        for name, found in (("actor", env.actor), ("visible_to", env.visible_to)):
+            if found != seat:
+                _fail("rules", seq, name, seat, found,
+                      f"Event {seq}, the {seat} seat's command, has {name} {found!r} "
+                      "instead of its seat.")  # fmt: skip
+        self.who_gave(i, env)
+        try:
+            decided = self.rules.decide(self.state, seat, command,
+                                        rng_for(self.seed, self.nonces, seq))  # fmt: skip
+        except Exception as error:  # RulesError, or a command nobody could send
+            _fail("rules", seq, "payload.command", "a command the rules allow", command,
+                  f"The rules refuse the {seat} seat's command of event {seq}: "
+                  f"{error}")  # fmt: skip
+        end = self.batch(i + 1, decided, seat, env.at, f"the command of event {seq}")
+        self.state = self.rules.fold(self.game_events(i + 1, end), self.state)
+        self.checked.add("commands")
+        if self.rules.outcome(self.state) is not None:
+            self.revealed_after(end, env)
+        return end
+
+    def table_step(self, i: int) -> int:
+        env = self.events[i]
+        if not self.dealt and env.type not in ("seat_handed_to_ai", "seat_taken_back"):
+            _fail("rules", env.seq, "type", ABSENT, env.type,
+                  f"Event {env.seq} ({env.type}) comes before the game started.")  # fmt: skip
+        return self.table_action(i)
 
     def who_gave(self, i: int, env: Envelope) -> None:
         """The table's rule for a recorded command (``events.table``): given by whoever

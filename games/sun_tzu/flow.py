@@ -1,7 +1,7 @@
 """The automatic part of a round: everything that happens between two decisions.
 
-``owed(state)`` says which seat owes which decision; ``auto(state)`` gives the next events
-when nobody owes one; ``run`` applies them until someone must decide or the game is over.
+``auto(state)`` gives the next events when nobody owes a decision (``owed``, in
+``games.sun_tzu.owed``); ``run`` applies them until someone must decide or the game is over.
 The position itself is the program counter (phase, current province, stage, tasks), so a
 state folded from stored events resumes exactly where the game stopped.
 """
@@ -12,9 +12,7 @@ from typing import Any
 
 from games.sun_tzu import battle, rulings
 from games.sun_tzu.components import (
-    ACTIVE_WARLORDS,
     BLUE,
-    EARLY_WARLORDS,
     MINUS,
     PLAGUE,
     PROVINCE_INDEX,
@@ -24,171 +22,17 @@ from games.sun_tzu.components import (
     SCORING_ROUNDS,
     SEATS,
     SET_ASIDE_COST,
-    WARLORDS_OF,
 )
+from games.sun_tzu.owed import (
+    armed,
+    holds,
+    next_province,
+    owed,
+    task_moves,
+    unused_warlords,
+)
+from games.sun_tzu.plays import play_error, play_warlord  # noqa: F401
 from games.sun_tzu.state import State, apply_in_place
-
-
-def holds(st: State, seat: int, warlord: str) -> bool:
-    """The seat kept this Warlord and has not played it yet."""
-    return warlord in st.kept[seat] and warlord not in st.spent[seat]
-
-
-def armed(st: State, seat: int, warlord: str) -> Any:
-    return holds(st, seat, warlord) and st.plans[seat].get("arm", {}).get(warlord)
-
-
-def unused_warlords(st: State, seat: int) -> list[str]:
-    """The Warlords this seat may still take as an extra one (War chariot)."""
-    return [
-        w
-        for w in WARLORDS_OF[seat]
-        if w not in st.kept[seat] and w not in rulings.NOT_AN_EXTRA_WARLORD
-    ]
-
-
-# ---------------------------------------------------------------------------------------
-# Which decisions are owed.
-def task_moves(st: State, task: dict[str, Any]) -> list | None:
-    """The moves that settle an army task, or None when its seat must choose."""
-    seat = SEATS.index(task["seat"])
-    reserve = st.reserve[seat]
-    need = battle.board_need(reserve, task)
-    policy = st.plans[seat].get("supply")
-    if (
-        need
-        and task["kind"] == "supply"
-        and rulings.OFFER_REINFORCEMENT_WHEN_SHORT
-        and policy is None
-        and st.aside[seat]
-        and st.hands[seat]
-    ):
-        return None
-    take: dict[int, int] | None = {}
-    if need:
-        tiers = battle.source_tiers(st.armies, seat, task)
-        take = battle.forced_take(tiers, need)
-        if take is None:
-            if policy is None:
-                return None
-            take = battle.policy_take(tiers, need, policy)
-    return battle.take_moves(seat, reserve, task, take)
-
-
-def next_province(st: State) -> int | None:
-    """The province fought next, or None when the privilege holder must name it."""
-    fought = st.fought
-    if st.privilege is None or st.round == 1:
-        return len(fought)  # the fixed order is board order
-    if st.order:
-        return st.order[0]
-    if len(fought) == 4:
-        return 10 - sum(fought)  # the one province left (0 + 1 + 2 + 3 + 4 = 10)
-    return None
-
-
-def owed(st: State) -> dict[int, str]:
-    """Seat index → kind of decision owed now (empty when the flow can go on by itself)."""
-    phase = st.phase
-    out: dict[int, str] = {}
-    if phase == "over":
-        return out
-    for seat in (BLUE, RED):
-        if st.extra[seat]:
-            out[seat] = "extra_warlord"
-    if phase == "warlords":
-        for seat in (BLUE, RED):
-            if not st.kept[seat]:
-                out.setdefault(seat, "choose_warlord")
-    elif phase == "place":
-        for seat in (BLUE, RED):
-            if st.placed[seat] is None:
-                out.setdefault(seat, "place")
-    elif phase == "draw":
-        for seat in (BLUE, RED):
-            drawn = st.drawn[seat]
-            if drawn and (rulings.ALWAYS_ASK_TO_KEEP or len(set(drawn)) > 1):
-                out.setdefault(seat, "keep")
-    elif st.tasks:
-        task = st.tasks[0]
-        if task_moves(st, task) is None:
-            out.setdefault(SEATS.index(task["seat"]), "sources")
-    elif phase == "battle":
-        if st.current is None and len(st.fought) < 5 and next_province(st) is None:
-            out.setdefault(st.privilege, "next_province")
-    elif phase == "after":
-        for seat in (BLUE, RED):
-            if st.window[seat] is None:
-                out.setdefault(seat, "after_battles")
-    return out
-
-
-# ---------------------------------------------------------------------------------------
-# Warlord plays with targets (before the battles, or in the after-battles window).
-def play_error(st: State, seat: int, play: dict[str, Any]) -> str | None:
-    """Why this Warlord play cannot take effect now (None when it can)."""
-    warlord = play.get("warlord")
-    if warlord not in ACTIVE_WARLORDS:
-        return f"{warlord!r} is not a Warlord you can play with targets"
-    if warlord in EARLY_WARLORDS and st.round > 6:
-        return f"{warlord} can only be played in rounds 1 to 6"
-    who = SEATS[seat]
-    if warlord == "remove":
-        p = _province(play, "province")
-        if p is None:
-            return "Remove needs a province: name one of " + ", ".join(PROVINCES)
-        if st.owner(p) is None:
-            return f"there is no army to remove in {PROVINCES[p]}"
-    elif warlord == "reinforce":
-        p = _province(play, "province")
-        if p is None:
-            return "Reinforce needs a province you control"
-        if st.owner(p) != seat:
-            return f"you do not control {PROVINCES[p]}, so you cannot reinforce it"
-        if not st.reserve[seat]:
-            return "your reserve is empty, so Reinforce has no army to place"
-    elif warlord == "manoeuvre":
-        a, b = _province(play, "from"), _province(play, "to")
-        if a is None or b is None:
-            return "Manoeuvre needs a province to move from and an adjacent one to move to"
-        if not st.armies[a][seat]:
-            return f"you have no army in {PROVINCES[a]} to move"
-        if b not in rulings.ADJACENT[a]:
-            return f"{PROVINCES[b]} is not adjacent to {PROVINCES[a]}"
-        if st.owner(b) not in (None, seat):
-            return f"{PROVINCES[b]} is held by your opponent; Manoeuvre needs an empty or {who} one"
-    return None
-
-
-def _province(play: dict[str, Any], key: str) -> int | None:
-    name = play.get(key)
-    return PROVINCE_INDEX.get(name) if isinstance(name, str) else None
-
-
-def play_warlord(st: State, seat: int, play: dict[str, Any]) -> dict[str, Any]:
-    warlord = play["warlord"]
-    event: dict[str, Any] = {
-        "type": "warlord_played",
-        "visible_to": "all",
-        "seat": SEATS[seat],
-        **play,
-        "queued": True,
-    }
-    if not holds(st, seat, warlord) or play_error(st, seat, play):
-        # The card is shown; the ruling says whether it goes back to hand or is spent.
-        event["fizzled"] = True
-        event["spent"] = holds(st, seat, warlord) and not rulings.FIZZLED_WARLORD_STAYS_IN_HAND
-        return event
-    if warlord == "remove":
-        p = PROVINCE_INDEX[play["province"]]
-        owner = st.owner(p)
-        if owner is not None:
-            event["moves"] = [[SEATS[owner], PROVINCES[p], "reserve", 1]]
-    elif warlord == "reinforce" and st.reserve[seat]:
-        event["moves"] = [[SEATS[seat], "reserve", play["province"], 1]]
-    elif warlord == "manoeuvre" and st.armies[PROVINCE_INDEX[play["from"]]][seat]:
-        event["moves"] = [[SEATS[seat], play["from"], play["to"], 1]]
-    return event
 
 
 # ---------------------------------------------------------------------------------------

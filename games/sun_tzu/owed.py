@@ -1,0 +1,110 @@
+"""Questions a Sun Tzu position answers: who holds which Warlord, which decision each seat
+owes now (``owed``), where the armies a task moves come from, which province is fought
+next. Pure reads of the state; the automatic events are ``flow``'s."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.sun_tzu import battle, rulings
+from games.sun_tzu.components import (
+    BLUE,
+    RED,
+    SEATS,
+    WARLORDS_OF,
+)
+from games.sun_tzu.state import State
+
+
+def holds(st: State, seat: int, warlord: str) -> bool:
+    """The seat kept this Warlord and has not played it yet."""
+    return warlord in st.kept[seat] and warlord not in st.spent[seat]
+
+
+def armed(st: State, seat: int, warlord: str) -> Any:
+    return holds(st, seat, warlord) and st.plans[seat].get("arm", {}).get(warlord)
+
+
+def unused_warlords(st: State, seat: int) -> list[str]:
+    """The Warlords this seat may still take as an extra one (War chariot)."""
+    return [
+        w
+        for w in WARLORDS_OF[seat]
+        if w not in st.kept[seat] and w not in rulings.NOT_AN_EXTRA_WARLORD
+    ]
+
+
+# ---------------------------------------------------------------------------------------
+# Which decisions are owed.
+def task_moves(st: State, task: dict[str, Any]) -> list | None:
+    """The moves that settle an army task, or None when its seat must choose."""
+    seat = SEATS.index(task["seat"])
+    reserve = st.reserve[seat]
+    need = battle.board_need(reserve, task)
+    policy = st.plans[seat].get("supply")
+    if (
+        need
+        and task["kind"] == "supply"
+        and rulings.OFFER_REINFORCEMENT_WHEN_SHORT
+        and policy is None
+        and st.aside[seat]
+        and st.hands[seat]
+    ):
+        return None
+    take: dict[int, int] | None = {}
+    if need:
+        tiers = battle.source_tiers(st.armies, seat, task)
+        take = battle.forced_take(tiers, need)
+        if take is None:
+            if policy is None:
+                return None
+            take = battle.policy_take(tiers, need, policy)
+    return battle.take_moves(seat, reserve, task, take)
+
+
+def next_province(st: State) -> int | None:
+    """The province fought next, or None when the privilege holder must name it."""
+    fought = st.fought
+    if st.privilege is None or st.round == 1:
+        return len(fought)  # the fixed order is board order
+    if st.order:
+        return st.order[0]
+    if len(fought) == 4:
+        return 10 - sum(fought)  # the one province left (0 + 1 + 2 + 3 + 4 = 10)
+    return None
+
+
+def owed(st: State) -> dict[int, str]:
+    """Seat index → kind of decision owed now (empty when the flow can go on by itself)."""
+    phase = st.phase
+    out: dict[int, str] = {}
+    if phase == "over":
+        return out
+    for seat in (BLUE, RED):
+        if st.extra[seat]:
+            out[seat] = "extra_warlord"
+    if phase == "warlords":
+        for seat in (BLUE, RED):
+            if not st.kept[seat]:
+                out.setdefault(seat, "choose_warlord")
+    elif phase == "place":
+        for seat in (BLUE, RED):
+            if st.placed[seat] is None:
+                out.setdefault(seat, "place")
+    elif phase == "draw":
+        for seat in (BLUE, RED):
+            drawn = st.drawn[seat]
+            if drawn and (rulings.ALWAYS_ASK_TO_KEEP or len(set(drawn)) > 1):
+                out.setdefault(seat, "keep")
+    elif st.tasks:
+        task = st.tasks[0]
+        if task_moves(st, task) is None:
+            out.setdefault(SEATS.index(task["seat"]), "sources")
+    elif phase == "battle":
+        if st.current is None and len(st.fought) < 5 and next_province(st) is None:
+            out.setdefault(st.privilege, "next_province")
+    elif phase == "after":
+        for seat in (BLUE, RED):
+            if st.window[seat] is None:
+                out.setdefault(seat, "after_battles")
+    return out

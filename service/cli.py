@@ -162,6 +162,7 @@ def rebuild(args: argparse.Namespace, console: Console) -> int:
 
 ROOT = Path(__file__).resolve().parent.parent  # the checkout (the project is installed -e)
 WILDCARD_HOSTS = {"0.0.0.0", "::", ""}
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 # How a process may end when it was asked to stop: on its own (0), or by the SIGTERM
 # honcho sent its process group (as the signal itself, or as a shell reports it).
 STOPPED_CLEANLY = {0, -signal.SIGTERM, 128 + signal.SIGTERM}
@@ -358,58 +359,12 @@ def up(args: argparse.Namespace, console: Console) -> int:
     redis: list[Any] = []
     done = threading.Event()
     try:
-        env = dict(os.environ)
-        if env.get("REDIS_URL"):
-            where = redis_where(env["REDIS_URL"])
-            console.print(f"Redis: REDIS_URL from the environment ({where})", soft_wrap=True)
-        else:
-            try:
-                start_bundled_redis(data / "redis", redis)
-            except RuntimeError as error:  # it exited at start or did not answer
-                console.print(f"[red]cannot start the bundled Redis: {escape(str(error))}[/red]")
-                return 1
-            env["REDIS_URL"] = redis[0].url
-            env.setdefault("CELERY_BROKER_URL", redis[0].url.rsplit("/", 1)[0] + "/1")
-            # The embedded default serves this machine only: a webhook receiver on it is
-            # fine. Served to a network, local addresses stay refused (else anyone could
-            # make the server post to this machine's other ports).
-            if host in ("127.0.0.1", "localhost", "::1"):
-                env.setdefault("BINGFA_WEBHOOK_ALLOW_LOCAL", "1")
-            console.print(
-                f"Redis: bundled redis-server at {redis[0].url} (Celery broker: db 1), "
-                f"AOF in {escape(str(redis[0].data_dir))}",
-                soft_wrap=True,
-            )
-        if not env.get("SECRET_KEY"):
-            env["SECRET_KEY"] = load_secret_key(data)
-        bin_dir = str(Path(sys.executable).parent)  # gunicorn, celery, python of this venv
-        env["PATH"] = os.pathsep.join([bin_dir, env.get("PATH", "")])
-        env.update(
-            PORT=str(args.port),
-            BINGFA_HOST=host,
-            BINGFA_DATA=str(data),
-            PYTHONUNBUFFERED="1",
-            GUNICORN_CMD_ARGS=gunicorn_args(env),
-        )
-        if host not in ("127.0.0.1", "localhost", "::1") and not env.get("BINGFA_PUBLIC_ORIGINS"):
-            console.print(  # else the web answers only for loopback hosts (DNS rebinding)
-                f"[yellow]served on {escape(host)}, but only localhost is answered until "
-                "BINGFA_PUBLIC_ORIGINS names the addresses people open (e.g. "
-                f"http://192.168.1.5:{args.port})[/yellow]",
-                soft_wrap=True,
-            )
-        url = f"http://{'127.0.0.1' if host in WILDCARD_HOSTS else host}:{args.port}/"
-        if ":" in host and host not in WILDCARD_HOSTS:
-            url = f"http://[{host}]:{args.port}/"
-        watcher = threading.Thread(target=watch_web, args=(url, done, console), daemon=True)
-        manager = make_manager(watcher.start, stop_asked)
-        for name, command in processes.items():
-            process_env = {**env, "HONCHO_PROCESS_NAME": name}
-            manager.add_process(name, command, env=process_env, cwd=str(procfile.parent))
-        console.print(
-            f"starting {', '.join(processes)} from {escape(str(procfile))}", soft_wrap=True
-        )
-        manager.loop()  # returns once every process has stopped
+        env = up_redis(dict(os.environ), data, host, redis, console)
+        if env is None:
+            return 1
+        env = up_environment(env, data, host, args.port, console)
+        manager = run_processes(processes, env, procfile, web_url(host, args.port), done,
+                                stop_asked, console)  # fmt: skip
     finally:
         done.set()
         for server in redis:
@@ -419,6 +374,75 @@ def up(args: argparse.Namespace, console: Console) -> int:
             signal.signal(signum, handler)
         os.close(lock)
     return up_outcome(manager, [server.process.returncode for server in redis], console)
+
+
+def up_redis(env: dict[str, str], data: Path, host: str, redis: list[Any],
+             console: Console) -> dict[str, str] | None:  # fmt: skip
+    """The environment with the event store's Redis: REDIS_URL as given, else the bundled
+    one started now (added to ``redis``) with the broker on its db 1. None: it failed."""
+    if env.get("REDIS_URL"):
+        where = redis_where(env["REDIS_URL"])
+        console.print(f"Redis: REDIS_URL from the environment ({where})", soft_wrap=True)
+        return env
+    try:
+        start_bundled_redis(data / "redis", redis)
+    except RuntimeError as error:  # it exited at start or did not answer
+        console.print(f"[red]cannot start the bundled Redis: {escape(str(error))}[/red]")
+        return None
+    env["REDIS_URL"] = redis[0].url
+    env.setdefault("CELERY_BROKER_URL", redis[0].url.rsplit("/", 1)[0] + "/1")
+    # The embedded default serves this machine only: a webhook receiver on it is fine.
+    # Served to a network, local addresses stay refused (else anyone could make the server
+    # post to this machine's other ports).
+    if host in LOOPBACK_HOSTS:
+        env.setdefault("BINGFA_WEBHOOK_ALLOW_LOCAL", "1")
+    console.print(
+        f"Redis: bundled redis-server at {redis[0].url} (Celery broker: db 1), "
+        f"AOF in {escape(str(redis[0].data_dir))}",
+        soft_wrap=True,
+    )
+    return env
+
+
+def up_environment(env: dict[str, str], data: Path, host: str, port: int,
+                   console: Console) -> dict[str, str]:  # fmt: skip
+    """What every process is started with: the session key, this venv's programs first on
+    PATH, the port and host, the data folder, gunicorn's arguments."""
+    if not env.get("SECRET_KEY"):
+        env["SECRET_KEY"] = load_secret_key(data)
+    bin_dir = str(Path(sys.executable).parent)  # gunicorn, celery, python of this venv
+    env["PATH"] = os.pathsep.join([bin_dir, env.get("PATH", "")])
+    env.update(PORT=str(port), BINGFA_HOST=host, BINGFA_DATA=str(data), PYTHONUNBUFFERED="1",
+               GUNICORN_CMD_ARGS=gunicorn_args(env))  # fmt: skip
+    if host not in LOOPBACK_HOSTS and not env.get("BINGFA_PUBLIC_ORIGINS"):
+        console.print(  # else the web answers only for loopback hosts (DNS rebinding)
+            f"[yellow]served on {escape(host)}, but only localhost is answered until "
+            "BINGFA_PUBLIC_ORIGINS names the addresses people open (e.g. "
+            f"http://192.168.1.5:{port})[/yellow]",
+            soft_wrap=True,
+        )
+    return env
+
+
+def web_url(host: str, port: int) -> str:
+    """The address to open in a browser."""
+    if host in WILDCARD_HOSTS:
+        return f"http://127.0.0.1:{port}/"
+    return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
+
+
+def run_processes(processes: dict[str, str], env: dict[str, str], procfile: Path,
+                  url: str, done: threading.Event, stop_asked: list[str],
+                  console: Console) -> Any:  # fmt: skip
+    """Every Procfile process under honcho until they have all stopped; the manager."""
+    watcher = threading.Thread(target=watch_web, args=(url, done, console), daemon=True)
+    manager = make_manager(watcher.start, stop_asked)
+    for name, command in processes.items():
+        manager.add_process(name, command, env={**env, "HONCHO_PROCESS_NAME": name},
+                            cwd=str(procfile.parent))  # fmt: skip
+    console.print(f"starting {', '.join(processes)} from {escape(str(procfile))}", soft_wrap=True)
+    manager.loop()  # returns once every process has stopped
+    return manager
 
 
 def up_outcome(manager: Any, redis_codes: list[int | None], console: Console) -> int:

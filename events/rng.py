@@ -26,6 +26,8 @@ NAME = "bingfa-sha256-ctr-1"
 MAX_POSITION = 2**64 - 1
 _LOW53 = (1 << 53) - 1
 _EPSILON53 = 2.0**-53  # a power of two: multiplying by it is dividing by 2**53, exactly
+# randbelow(m + 1) for m < 256 keeps the low bits of m's bit length of one byte
+_MASKS = tuple((1 << m.bit_length()) - 1 for m in range(256))
 
 T = TypeVar("T")
 _sha256 = hashlib.sha256
@@ -78,7 +80,7 @@ class HashRng:
         rest = self._buffer[self._at :]
         blocks = [rest]
         have = len(rest)
-        while have < m or have < 64:  # two blocks at a time: fewer refills, same stream
+        while have < m or have < 128:  # four blocks at a time: fewer refills, same stream
             blocks.append(self.block(self._counter))
             self._counter += 1
             have += 32
@@ -153,10 +155,27 @@ class HashRng:
 
     def shuffle(self, x: MutableSequence[Any]) -> None:
         """In place: for i from len − 1 down to 1, swap x[i] and x[randbelow(i + 1)]."""
-        below = self._below
-        for i in range(len(x) - 1, 0, -1):
-            j = below(i + 1)
+        i = len(x) - 1
+        while i >= 256:
+            j = self._below(i + 1)
             x[i], x[j] = x[j], x[i]
+            i -= 1
+        # randbelow(i + 1) for i < 256, inline: one byte, its low bits, again if over i
+        buffer, at, masks = self._buffer, self._at, _MASKS
+        while i > 0:
+            mask = masks[i]
+            while True:
+                if at >= len(buffer):
+                    self._at = at
+                    self._more(1)
+                    buffer, at = self._buffer, 0
+                j = buffer[at] & mask
+                at += 1
+                if j <= i:
+                    break
+            x[i], x[j] = x[j], x[i]
+            i -= 1
+        self._at = at
 
     def sample(self, population: Sequence[T], k: int) -> list[T]:
         """k distinct elements: on a copy, for i from 0 to k − 1, swap places i and
@@ -168,8 +187,22 @@ class HashRng:
         k = operator.index(k)
         if not 0 <= k <= n:
             raise ValueError("Sample larger than population or is negative")
-        below = self._below
         for i in range(k):
-            j = i + below(n - i)
+            top = n - i - 1  # randbelow(top + 1)
+            if top > 255 or top == 0:
+                j = i + self._below(top + 1)
+            else:  # inline, as in shuffle
+                buffer, at, mask = self._buffer, self._at, _MASKS[top]
+                while True:
+                    if at >= len(buffer):
+                        self._at = at
+                        self._more(1)
+                        buffer, at = self._buffer, 0
+                    r = buffer[at] & mask
+                    at += 1
+                    if r <= top:
+                        break
+                self._at = at
+                j = i + r
             pool[i], pool[j] = pool[j], pool[i]
         return pool[:k]

@@ -38,13 +38,13 @@ def _text(value: str) -> bytes:
     return len(data).to_bytes(4, "big") + data
 
 
-def key_of(seed: str, nonces: Mapping[str, str], position: int, name: str = NAME) -> bytes:
+def key_of(seed: str, nonces: Mapping[str, str], position: int) -> bytes:
     """SHA-256 of: the name, the seed, the number of nonces, each (seat, nonce) in the
     order of the seats' UTF-8 bytes, every string as its UTF-8 length in 4 bytes then its
     UTF-8 bytes; then the position in 8 bytes (all big-endian)."""
     if not 0 <= position <= MAX_POSITION:
         raise ValueError(f"a stream position is between 0 and 2**64 - 1, not {position}")
-    parts = [_text(name), _text(seed), len(nonces).to_bytes(4, "big")]
+    parts = [_text(NAME), _text(seed), len(nonces).to_bytes(4, "big")]
     for seat in sorted(nonces, key=lambda s: s.encode("utf-8")):
         parts += [_text(seat), _text(nonces[seat])]
     parts.append(position.to_bytes(8, "big"))

@@ -29,6 +29,8 @@ SYSTEM_FIELDS: dict[str, dict[str, str]] = {
         # a rematch of this game, or a game made from an accepted seek
         "~rematch_of": "str",
         "~seek": "str",
+        # the random generator its chance comes from (docs/rng.md); absent: "cpython-random"
+        "~rng": "str",
     },
     # A seat's command, as it was given, before the events it caused: the audit re-runs
     # the rules over these with the revealed seed. Visible to its seat until the end.

@@ -12,9 +12,11 @@ The checks run in order and stop at the first divergence:
    (``seat_joined.nonce_sha256``) revealed one that matches, and no other nonce appears;
    ``header``: every header field that the events state (game, options, seats, players,
    times, seed, nonces …) says what they say.
-3. ``rules``: the rules are re-run. The deal is re-derived with ``setup(options,
-   rng_for(seed, nonces, first setup seq))``; for every ``command_given`` at seq n,
-   ``decide(state, seat, command, rng_for(seed, nonces, n))`` must give exactly the
+3. ``rules``: the rules are re-run, with the random generator ``game_created.rng`` names
+   (``cpython-random`` when it names none: a game made before games named theirs; one
+   this server does not know is refused, docs/rng.md). The deal is re-derived with
+   ``setup(options, rng_for(seed, nonces, first setup seq))``; for every ``command_given``
+   at seq n, ``decide(state, seat, command, rng_for(seed, nonces, n))`` must give exactly the
    recorded events that follow it (type, visible_to, payload, and the command's actor and
    time); ``outcome``: the game's outcome at the end is the header's result.
    ``position``: a game continued from a replay (``game_created.from``) has no deal; it
@@ -50,7 +52,7 @@ import games
 from events import clocks, table
 from events.codec import EventRejected
 from events.envelope import GENESIS, SYSTEM, Envelope, canonical, chain_hash
-from events.fairness import commitment, rng_for
+from events.fairness import GENERATORS, LEGACY, commitment, generator_of, rng_for
 from events.projector import LoadedGame, apply
 from events.schemas import SYSTEM_FIELDS
 from replays.codec import codec, upcast_all
@@ -256,8 +258,10 @@ def _header(record: Record) -> None:
 
 # -- 3. the rules, re-run -----------------------------------------------------------------
 class _Rerun:
-    def __init__(self, record: Record, rules: Any, seed: str, nonces: Mapping[str, str]):
+    def __init__(self, record: Record, rules: Any, seed: str, nonces: Mapping[str, str],
+                 generator: str = LEGACY):  # fmt: skip
         self.rules, self.seed, self.nonces = rules, seed, dict(nonces)
+        self.generator = generator  # the game's random generator (docs/rng.md)
         self.key = record.header.get("game") or record.events[0].payload.get("game")
         self.codec = codec({self.key: rules})
         self.events = upcast_all(self.key, record.events, self.codec)
@@ -426,7 +430,8 @@ class _Rerun:
         """The deal re-derived from the seed must be the recorded events from ``i``."""
         options = self.events[0].payload.get("options") or {}
         try:
-            deal = self.rules.setup(options, rng_for(self.seed, self.nonces, joined.seq + 1))
+            deal = self.rules.setup(options, rng_for(self.seed, self.nonces, joined.seq + 1,
+                                                     self.generator))  # fmt: skip
         except Exception as error:  # options a forger made up
             _fail("rules", 1, "payload.options", "options the rules accept", options,
                   f"The rules refuse the game's options: {error}.")  # fmt: skip
@@ -450,8 +455,8 @@ class _Rerun:
                       "instead of its seat.")  # fmt: skip
         self.who_gave(i, env)
         try:
-            decided = self.rules.decide(self.state, seat, command,
-                                        rng_for(self.seed, self.nonces, seq))  # fmt: skip
+            rng = rng_for(self.seed, self.nonces, seq, self.generator)
+            decided = self.rules.decide(self.state, seat, command, rng)
         except Exception as error:  # RulesError, or a command nobody could send
             _fail("rules", seq, "payload.command", "a command the rules allow", command,
                   f"The rules refuse the {seat} seat's command of event {seq}: "
@@ -596,6 +601,22 @@ def _rules_for(record: Record, registry: Mapping[str, Any] | None) -> Any:
     return rules
 
 
+def _generator_for(record: Record, notes: list[str]) -> str:
+    """The random generator the record's game names (docs/rng.md), if this server knows it."""
+    name = generator_of(record.events[0].payload)
+    if name not in GENERATORS:
+        known = " and ".join(GENERATORS)
+        _fail("rules", 1, "payload.rng", f"a random generator this server knows ({known})",
+              name, "The game's chance comes from a random generator called "
+              f"{json.dumps(name, ensure_ascii=False)[:80]}, "
+              f"which this server does not know (it knows {known}), so its cards and "
+              "dice cannot be re-derived.")  # fmt: skip
+    if name == LEGACY and "rng" not in record.events[0].payload:
+        notes.append(f"The game was made before games named their random generator: its "
+                     f"chance is re-derived with the one games used then ({LEGACY}).")  # fmt: skip
+    return name
+
+
 def _audit(record: Record, registry: Mapping[str, Any] | None, passed: list[str],
            notes: list[str], chain: bool = True) -> None:  # fmt: skip
     if not record.events:
@@ -610,13 +631,14 @@ def _audit(record: Record, registry: Mapping[str, Any] | None, passed: list[str]
         _header(record)
         passed.append("header")
     rules = _rules_for(record, registry)
+    generator = _generator_for(record, notes)
     version = record.events[0].payload.get("rules_version")
     if version != rules.version:
         notes.append(f"The game was played under rules version {version}; it is re-run "
                      f"under version {rules.version}.")  # fmt: skip
     last = record.events[-1].payload
     nonces = last.get("nonces") if isinstance(last.get("nonces"), dict) else {}
-    rerun = _Rerun(record, rules, str(last.get("seed")), nonces)
+    rerun = _Rerun(record, rules, str(last.get("seed")), nonces, generator)
     state = rerun.run()
     passed += [c for c in ("deal", "position", "commands", "table", "clocks")
                if c in rerun.checked]  # fmt: skip

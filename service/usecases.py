@@ -19,7 +19,7 @@ from typing import Any
 import games
 from events import clocks, table
 from events.envelope import canonical
-from events.fairness import commitment, rng_for
+from events.fairness import CURRENT, commitment, generator_of, rng_for
 from events.projector import GameCache, LoadedGame, Lru, apply, save_snapshot
 from events.store import ConcurrencyError, EventStore, IdempotencyConflict
 from events.store import fingerprint as store_fingerprint
@@ -91,6 +91,7 @@ class Bingfa(OffBoard):
             "options": options,
             "seats": dict(seats),
             "seed_sha256": commitment(seed),
+            "rng": CURRENT,  # the generator of its chance (docs/rng.md)
         }
         if rated:
             created["rated"] = True
@@ -162,7 +163,8 @@ class Bingfa(OffBoard):
             secret["nonces"][seat] = nonce
             self.store.put_secret(game_id, json.dumps(secret))
         if len(game.open_seats) == 1:  # this seat was the last one: deal
-            rng = rng_for(secret["seed"], secret["nonces"], game.version + 2)
+            rng = rng_for(secret["seed"], secret["nonces"], game.version + 2,
+                          generator_of(game.created))  # fmt: skip
             events += self._opening(game, rng)
         version = self.store.append(game_id, game.version, events, at=self.now())
         self._after(game, events)
@@ -330,8 +332,10 @@ class Bingfa(OffBoard):
         if refused:
             raise table.Refused(refused)
         secret = self._secret(game)
-        # The rng of a command is the one of its command_given event's position.
-        rng = rng_for(secret["seed"], secret["nonces"], game.version + 1)
+        # The rng of a command is the one of its command_given event's position, from the
+        # generator the game was made with (a game made before games named one: the old).
+        rng = rng_for(secret["seed"], secret["nonces"], game.version + 1,
+                      generator_of(game.created))  # fmt: skip
         events = game.rules.decide(game.state, seat, command, rng)
         state = game.rules.fold(events, game.state)
         given = {"type": "command_given", "visible_to": seat, "seat": seat,
@@ -423,6 +427,7 @@ class Bingfa(OffBoard):
             "options": dict(created_with.get("options") or {}),
             "seats": seats,
             "seed_sha256": commitment(seed),
+            "rng": CURRENT,
             "from": {"replay": record.header["id"], "step": step, "seat": seat},
         }
         self.store.append(game_id, 0, [created], at=self.now())

@@ -168,7 +168,7 @@ def export(replay_id):
 @blp.arguments(StateQuery(), location="query")
 @blp.response(200, StateBody)
 def state(query, replay_id, n):
-    """The position after ``n`` events as a seat saw it then (``as=blue``), as a
+    """The position after ``n`` events as a seat saw it then (``as=<seat>``), as a
     spectator saw it, or ``full``: everything, hidden parts included."""
     found = record(replay_id)
     replay = replay_of(found)

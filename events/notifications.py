@@ -142,7 +142,7 @@ def _opponent(game: LoadedGame, seat: str) -> str:
 
 
 def _label(game: LoadedGame, seat: str) -> str:
-    """The seat as players read it, from its game's catalogue ("Blue")."""
+    """The seat as players read it: its label in its game's catalogue."""
     for info in getattr(getattr(game.rules, "catalogue", None), "seats", ()):
         if info.id == seat:
             return info.label

@@ -28,7 +28,7 @@ def catalogue(key: str) -> Catalogue:
 
 
 def label(key: str, seat: str) -> str:
-    """A seat as players read it ("Blue"); an unknown seat as it is written."""
+    """A seat as players read it (its label); an unknown seat as it is written."""
     rules = games.REGISTRY.get(key)
     for info in getattr(getattr(rules, "catalogue", None), "seats", ()):
         if info.id == seat:

@@ -179,7 +179,7 @@ def turn_text(rules: Any, game: Any, me: str | None) -> str:
 
 
 def pending_text(rules: Any, pending: Mapping[str, str]) -> str:
-    """What a position waits for, for anyone ("Waiting for Blue to place their cards.")."""
+    """What a position waits for, for anyone ("Waiting for <seat> to <prompt>.")."""
     if not pending:
         return ""
     waits = tuple(msg("table.waits", seat=label(rules, s), prompt=rules.text.prompt(k, None))

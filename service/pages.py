@@ -48,7 +48,7 @@ def levels() -> list[tuple[str, str]]:
 
 def form_kinds() -> list[dict]:
     """Every game's catalogue for the new-game forms, each seat with its role when the
-    game's text has one (message ``seat.<id>.role``: "Blue (Sun Tzu)")."""
+    game's text has one (message ``seat.<id>.role``, shown as "<label> (<role>)")."""
     out = []
     for key in games.REGISTRY:
         found = kinds.kind_json(key)

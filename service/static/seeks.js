@@ -28,7 +28,7 @@ function showError(message) {
   $("seeks-error").hidden = !message;
 }
 
-// The colour a seek wants, in words: "either colour", or "wants Blue" (its game's label).
+// The colour a seek wants, in words: "either colour", or "wants <the seat's label>".
 async function colourText(seek) {
   if (seek.colour === "random") return "either colour";
   try {

@@ -41,6 +41,7 @@ from typing import Any
 from events.clocks import ms
 from events.projector import LoadedGame
 from events.readmodels import players_of
+from games.messages import render
 
 TURN, JOINED, DRAW, OVER, DIGEST, TEST = "turn", "joined", "draw", "over", "digest", "test"
 MAX_AGE_MS = 30 * 24 * 3600_000  # older news is not worth telling (and ids are kept as long)
@@ -50,7 +51,6 @@ PREFIX = "nt:"
 OUTBOX = f"{PREFIX}outbox"
 DIGESTS = f"{PREFIX}digests"
 DIGEST_OFF, DIGEST_DAILY = "off", "daily"
-REASONS = {"forfeit": "by resignation", "time": "on time", "agreement": "by agreement"}
 
 
 @dataclass(frozen=True)
@@ -86,7 +86,7 @@ def due(game: LoadedGame) -> list[Notification]:
     outcome = game.outcome
     if outcome is not None:
         for seats in players.values():
-            add(OVER, "", seats[0], f"Game {gid} is over: {_result(game, outcome, seats)}.",
+            add(OVER, "", seats[0], f"Game {gid} is over: {_result(game, outcome, seats)}",
                 game.meta.get("last_at", ""))  # fmt: skip
         return out
     seats_now = game.seats  # handed to the AI, or an AI standing in: not the player's turn
@@ -150,16 +150,11 @@ def _label(game: LoadedGame, seat: str) -> str:
 
 
 def _result(game: LoadedGame, outcome: Mapping[str, Any], seats: list[str]) -> str:
-    winner = outcome.get("winner")
-    reason = outcome.get("reason") or ""
-    how = REASONS.get(reason, "" if reason in ("", "draw") else f"({reason})")
-    if winner is None:
-        result = "a draw"
-    elif len(seats) > 1:  # one player held every seat
-        result = f"{_label(game, winner)} won"
-    else:
-        result = "you won" if winner in seats else "you lost"
-    return f"{result} {how}".strip()
+    """How the game ended, in its game's own words (``text.end``): to the player of one
+    seat from that seat's side; to a player who held every seat as to anyone."""
+    rules = game.rules
+    seat = seats[0] if len(seats) == 1 else None
+    return render(rules.text.messages, rules.text.end(outcome, seat))
 
 
 # -- Redis: the player's list, once per id; the webhook outbox ----------------------------

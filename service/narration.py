@@ -51,9 +51,15 @@ TABLE: dict[str, str] = {
 }
 
 
+_tables: dict[int, tuple[Any, dict[str, str]]] = {}
+
+
 def messages(rules: Any) -> dict[str, str]:
-    """The table the sentences about ``rules``' games are rendered with."""
-    return {**rules.text.messages, **TABLE}
+    """The table the sentences about ``rules``' games are rendered with (made once)."""
+    found = _tables.get(id(rules))
+    if found is None or found[0] is not rules:
+        found = _tables[id(rules)] = (rules, {**rules.text.messages, **TABLE})
+    return found[1]
 
 
 def label(rules: Any, seat: Any) -> Message:

@@ -76,12 +76,10 @@ async function create(event) {
   }
 }
 
-const REASON_WORDS = { time: "on time", agreement: "by agreement", forfeit: "by resignation" };
-
+// How a finished game ended for this seat, as the server says it ("You win. …").
 function finishedText(g, seat) {
-  const how = REASON_WORDS[g.reason] ? ` ${REASON_WORDS[g.reason]}` : "";
-  if (!g.winner) return `finished: a draw${how}`;
-  return `finished: ${g.winner === seat ? "you won" : "you lost"}${how}`;
+  const said = g.outcome_text?.[seat];
+  return said ? `finished: ${said.text}` : "finished";
 }
 
 // The time the player's clock has left in that game (the earliest of their seats).

@@ -103,3 +103,6 @@ def test_the_pages_are_told_every_event_turn_and_ending_in_words(client):
     assert any(e["text"] for e in answer.json["events"])
     over = client.get(f"/api/games/{game_id}").json
     assert over["prompt"] == "The game is over." and over["outcome_text"]["head"]
+    [entry] = client.get("/api/me/games").json["games"]  # this client took both seats
+    assert entry["outcome_text"][first]["text"] == said["text"]
+    assert set(entry["outcome_text"]) == set(SEATS)

@@ -41,6 +41,7 @@ from typing import Any
 from events.clocks import ms
 from events.projector import LoadedGame
 from events.readmodels import players_of
+from games.messages import render
 
 TURN, JOINED, DRAW, OVER, DIGEST, TEST = "turn", "joined", "draw", "over", "digest", "test"
 MAX_AGE_MS = 30 * 24 * 3600_000  # older news is not worth telling (and ids are kept as long)
@@ -50,7 +51,6 @@ PREFIX = "nt:"
 OUTBOX = f"{PREFIX}outbox"
 DIGESTS = f"{PREFIX}digests"
 DIGEST_OFF, DIGEST_DAILY = "off", "daily"
-REASONS = {"forfeit": "by resignation", "time": "on time", "agreement": "by agreement"}
 
 
 @dataclass(frozen=True)
@@ -86,7 +86,7 @@ def due(game: LoadedGame) -> list[Notification]:
     outcome = game.outcome
     if outcome is not None:
         for seats in players.values():
-            add(OVER, "", seats[0], f"Game {gid} is over: {_result(outcome, seats)}.",
+            add(OVER, "", seats[0], f"Game {gid} is over: {_result(game, outcome, seats)}",
                 game.table.last_at)  # fmt: skip
         return out
     seats_now = game.seats  # handed to the AI, or an AI standing in: not the player's turn
@@ -96,7 +96,7 @@ def due(game: LoadedGame) -> list[Notification]:
         by = turn.by
         if player_of.get(by) == player_of[seat] or seats_now.get(by, "").startswith("ai:"):
             continue  # they just moved (and owe more at once), or the AI answered at once
-        text = f"Your turn in game {gid} ({seat.capitalize()}) against {_opponent(game, seat)}."
+        text = f"Your turn in game {gid} ({_label(game, seat)}) against {_opponent(game, seat)}."
         add(TURN, f":{seat}:{turn.since}", seat, text, turn.at)
     offer = game.draw_offer
     if offer is not None:
@@ -104,7 +104,7 @@ def due(game: LoadedGame) -> list[Notification]:
         for seat in sorted(player_of):
             if seat != offer and player_of[seat] != player_of.get(offer):
                 add(DRAW, f":{offer}:{acted}", seat,
-                    f"{offer.capitalize()} offers a draw in game {gid}.",
+                    f"{_label(game, offer)} offers a draw in game {gid}.",
                     game.table.last_at)  # fmt: skip
     return out
 
@@ -129,7 +129,7 @@ def _joined(game: LoadedGame, player_of: Mapping[str, str], add: Callable) -> No
         if seat == last or player == player_of[last] or player in told:
             continue
         told.add(player)
-        text = f"Your opponent joined game {game.game_id}: {last.capitalize()} took their seat."
+        text = f"Your opponent joined game {game.game_id}: {_label(game, last)} took their seat."
         add(JOINED, f":{last}", seat, text, at)
 
 
@@ -138,20 +138,23 @@ def _opponent(game: LoadedGame, seat: str) -> str:
     if not others:
         return "nobody"
     kind = game.seats.get(others[0], "")
-    return f"the computer ({kind[3:]})" if kind.startswith("ai:") else others[0].capitalize()
+    return f"the computer ({kind[3:]})" if kind.startswith("ai:") else _label(game, others[0])
 
 
-def _result(outcome: Mapping[str, Any], seats: list[str]) -> str:
-    winner = outcome.get("winner")
-    reason = outcome.get("reason") or ""
-    how = REASONS.get(reason, "" if reason in ("", "draw") else f"({reason})")
-    if winner is None:
-        result = "a draw"
-    elif len(seats) > 1:  # one player held every seat
-        result = f"{winner.capitalize()} won"
-    else:
-        result = "you won" if winner in seats else "you lost"
-    return f"{result} {how}".strip()
+def _label(game: LoadedGame, seat: str) -> str:
+    """The seat as players read it: its label in its game's catalogue."""
+    for info in getattr(getattr(game.rules, "catalogue", None), "seats", ()):
+        if info.id == seat:
+            return info.label
+    return seat.capitalize()
+
+
+def _result(game: LoadedGame, outcome: Mapping[str, Any], seats: list[str]) -> str:
+    """How the game ended, in its game's own words (``text.end``): to the player of one
+    seat from that seat's side; to a player who held every seat as to anyone."""
+    rules = game.rules
+    seat = seats[0] if len(seats) == 1 else None
+    return render(rules.text.messages, rules.text.end(outcome, seat))
 
 
 # -- Redis: the player's list, once per id; the webhook outbox ----------------------------

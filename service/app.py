@@ -138,11 +138,12 @@ def register_live(app: Flask) -> None:
 
 
 def register_api(app: Flask) -> None:
-    from service.api import docs, games, lobby, replays
+    from service.api import docs, games, kinds, lobby, replays
 
     api = Api(app)
     api.register_converter(IdConverter, id_schema)
     api.register_converter(SeekIdConverter, id_schema)
+    api.register_blueprint(kinds.blp)
     api.register_blueprint(games.blp)
     api.register_blueprint(lobby.blp)
     api.register_blueprint(replays.blp)

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from events import clocks
-from service import access
+from service import access, kinds
 from service.errors import Invalid
 from service.usecases import MAX_NONCE_LENGTH, Bingfa, Forbidden, NotFound
 
@@ -34,7 +34,12 @@ SEEK_LIMIT = 5  # open seeks per player: enough to offer a few kinds of game
 SEEK_DAYS = 7  # an open seek nobody accepted in a week is stale: hidden, then deleted
 DAY_MS = 24 * 3600 * 1000
 KEEP_SECONDS = 2 * SEEK_DAYS * 24 * 3600  # Redis forgets a seek or an offer after this
-COLOURS = ("blue", "red", "random")
+RANDOM = "random"  # the colour of a seek whose seeker takes whichever seat comes
+
+
+def colours(game: str) -> tuple[str, ...]:
+    """The colours a seek of ``game`` may want: each of its seats, or random."""
+    return (*(seat.id for seat in kinds.catalogue(game).seats), RANDOM)
 
 
 class Conflict(Exception):
@@ -455,20 +460,23 @@ class Matchmaking:
     def post(
         self,
         player: str,
-        game: str = "sun-tzu",
+        game: str | None = None,
         options: Mapping[str, Any] | None = None,
         clock: Mapping[str, Any] | None = None,
         rated: bool = False,
-        colour: str = "random",
+        colour: str = RANDOM,
         nonce: str | None = None,
     ) -> tuple[dict[str, Any], str]:
-        """A new open seek by ``player``: (the seek, the seeker's seat token, shown once).
-        Everything the game would refuse is refused now, with the same sentence."""
-        if colour not in COLOURS:
-            raise Invalid(f"the colour you want is blue, red or random, not {colour!r}")
+        """A new open seek by ``player`` for ``game`` (the registry's first when None):
+        (the seek, the seeker's seat token, shown once). Everything the game would refuse
+        is refused now, with the same sentence."""
+        game = kinds.default_key() if game is None else game
         _check_nonce(nonce)
         options = dict(options or {})
         self._check_game(game, options, clock, rated)
+        if colour not in colours(game):
+            wanted = kinds.said(list(colours(game)))
+            raise Invalid(f"the colour you want is {wanted}, not {colour!r}")
         clock = clocks.parse(clock)  # its stored form, as the game will keep it
         token = access.new_token()
         seek = {
@@ -495,6 +503,8 @@ class Matchmaking:
         rules = self.bingfa.registry.get(game)
         seats = {seat: "human" for seat in getattr(rules, "seats", ())}
         try:
+            if rules is not None:
+                kinds.check_options(game, options)
             self.bingfa.check_new_game(game, options, seats, rated=rated, clock=clock)
         except NotFound as error:
             raise Invalid(str(error)) from None
@@ -532,7 +542,7 @@ class Matchmaking:
             raise NotFound(f"the seek {seek_id!r} is no longer open: it was cancelled or "
                            "has expired")  # fmt: skip
         rules = self.bingfa.registry[seek["game"]]
-        seeker = seek["colour"] if seek["colour"] != "random" else self.pick(list(rules.seats))
+        seeker = seek["colour"] if seek["colour"] != RANDOM else self.pick(list(rules.seats))
         acceptor = next(s for s in rules.seats if s != seeker)
         token = access.new_token()
         try:
@@ -611,10 +621,12 @@ def _check_nonce(nonce: Any) -> None:
 
 # -- words ---------------------------------------------------------------------------------
 def describe(seek: Mapping[str, Any]) -> str:
-    """The seek in a few words: "Standard, events, 1 day per move, rated"."""
-    options = seek.get("options") or {}
-    parts = [str(options.get("variant", "standard")).capitalize()]
-    parts.append("events" if options.get("events") else "no events")
+    """The seek in a few words: its game's options (defaults included, as its catalogue
+    says them), the clock, rated or not: "Standard, events, 1 day per move, rated"."""
+    game = seek.get("game") or kinds.default_key()
+    parts = kinds.options_words(game, seek.get("options") or {})
+    if len(kinds.games.REGISTRY) > 1:  # which game, once there is more than one
+        parts.insert(0, kinds.catalogue(game).title)
     clock = seek.get("clock")
     if clock:
         parts.append(f"{duration(clock['per_move_seconds'])} per move")

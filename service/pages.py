@@ -1,8 +1,11 @@
 """Pages for people: the home page (new game), the game page (seat or spectator), the list
 of replays and the replay page (any step of a finished game, from any perspective).
 
-The pages are shells: the board is drawn in the browser from the JSON API, so a page
-holds no more than the API gives its caller. A seat's token travels in the URL fragment
+The pages are shells that name no game: the forms come from the games' catalogues, and
+the board is drawn in the browser by the game's own front end (its package's ``web``
+folder of ES modules, served at ``/games/<key>/web/``) from the JSON API, so a page
+holds no more than the API gives its caller. Seat colours come from the catalogues too
+(``/games/seats.css``). A seat's token travels in the URL fragment
 (never sent to the server), and the page's script moves it into ``localStorage``.
 Security headers (a Content-Security-Policy without inline scripts or styles) come from
 ``service.security`` for every response.
@@ -12,8 +15,18 @@ from __future__ import annotations
 
 import os
 
-from flask import Blueprint, Flask, current_app, render_template
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    abort,
+    current_app,
+    render_template,
+    send_from_directory,
+)
 
+import games
+from service import kinds
 from service.usecases import NotFound
 
 bp = Blueprint("pages", __name__, template_folder="templates")
@@ -33,9 +46,53 @@ def levels() -> list[tuple[str, str]]:
     return [(lv, LEVEL_LABELS.get(lv, lv)) for lv in known + sorted(set(offered) - set(known))]
 
 
+def form_kinds() -> list[dict]:
+    """Every game's catalogue for the new-game forms, each seat with its role when the
+    game's text has one (message ``seat.<id>.role``, shown as "<label> (<role>)")."""
+    out = []
+    for key in games.REGISTRY:
+        found = kinds.kind_json(key)
+        messages = games.get(key).text.messages
+        for seat in found["seats"]:
+            seat["role"] = messages.get(f"seat.{seat['id']}.role", "")
+        out.append(found)
+    return out
+
+
+@bp.app_context_processor
+def the_kinds() -> dict:
+    """What every page may say: the games offered (the tagline, the forms)."""
+    found = form_kinds()
+    seats = {s["id"]: s for kind in found for s in kind["seats"]}  # every game's, once each
+    return {"kinds": found, "default_kind": kinds.default_key(),
+            "seat_choices": list(seats.values())}  # fmt: skip
+
+
 @bp.route("/")
 def home():
     return render_template("home.html", levels=levels())
+
+
+@bp.route("/games/<id:key>/web/<path:path>")
+def game_web(key: str, path: str):
+    """A file of the game's front end (its package's ``web`` folder)."""
+    rules = games.REGISTRY.get(key)
+    if rules is None:
+        abort(404)
+    return send_from_directory(rules.web, path)
+
+
+@bp.route("/games/seats.css")
+def seat_colours():
+    """Each game's seat colours as CSS custom properties, from the catalogues: ``--seat``
+    on every element with data-seat, data-owner or data-colour naming the seat, inside a
+    page (or row) of that game (``data-kind``)."""
+    rules = []
+    for key in games.REGISTRY:
+        for seat in games.get(key).catalogue.seats:
+            who = ", ".join(f'[data-{a}="{seat.id}"]' for a in ("seat", "owner", "colour"))
+            rules.append(f'[data-kind="{key}"] :is({who}) {{ --seat: {seat.colour}; }}')
+    return Response("\n".join(rules) + "\n", mimetype="text/css")
 
 
 @bp.route("/g/<id:game_id>")
@@ -49,7 +106,8 @@ def game(game_id: str, seat: str | None = None):
         seats = " and ".join(loaded.seats)
         what = f"This game has no seat called {seat}; its seats are {seats}."
         return render_template("missing.html", what=what), 404
-    return render_template("game.html", game_id=game_id, seat=seat or "", levels=levels())
+    return render_template("game.html", game_id=game_id, seat=seat or "", levels=levels(),
+                           kind=loaded.rules.key)  # fmt: skip
 
 
 @bp.route("/seeks")
@@ -73,8 +131,13 @@ def replay(replay_id: str):
         return render_template("missing.html", what=f"{what[:1].upper()}{what[1:]}."), 404
     # the winning-chance graph is another module's; the page loads it when it is there
     analysis = os.path.exists(os.path.join(current_app.static_folder or "", "analysis.js"))
+    key = found.header.get("game")
+    if key not in games.REGISTRY:
+        return render_template("missing.html", what=f"This server has no game {key!r}."), 404
+    seats = kinds.kind_json(key)["seats"]
     return render_template("replay.html", replay_id=replay_id, steps=len(found.events),
-                           levels=levels(), analysis=analysis)  # fmt: skip
+                           levels=levels(), analysis=analysis, kind=key,
+                           seats=seats)  # fmt: skip
 
 
 @bp.route("/leaderboard")

@@ -95,7 +95,7 @@ def _ascii_look_alike(char: str) -> str:
 
 
 def folded(name: str) -> str:
-    """The form two names are compared in: "Sun Tzu" and "sun tzu" are the same name."""
+    """The form two names are compared in: "Zhuge Liang" and "zhuge liang" are one name."""
     return name.casefold()
 
 

@@ -2,24 +2,32 @@
 
 from __future__ import annotations
 
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, fields, post_load, validate
 
 from events.schemas import JSON_INT_MAX, StrictBoolean
+from service import kinds
 
 SEQ = validate.Range(min=0, max=JSON_INT_MAX)  # a position in a stream
 
 
 class CreateGame(Schema):
-    game = fields.String(load_default="sun-tzu", metadata={"example": "sun-tzu"})
+    game = fields.String(
+        load_default=kinds.default_key,
+        metadata={"description": "the kind of game (GET /api/kinds); the first by default",
+                  "example": kinds.default_key()},
+    )  # fmt: skip
     options = fields.Dict(
-        keys=fields.String(), load_default=dict, metadata={"example": {"events": True}}
+        keys=fields.String(),
+        load_default=dict,
+        metadata={"description": kinds.options_description()},
     )
     seats = fields.Dict(
         keys=fields.String(),
         values=fields.String(),
-        load_default=lambda: {"blue": "human", "red": "human"},
-        metadata={"description": 'each seat: "human" or "ai:<level>"'},
-    )
+        load_default=None,
+        metadata={"description": 'each seat of the game: "human" or "ai:<level>"; by '
+                  "default a person in every seat"},
+    )  # fmt: skip
     rated = StrictBoolean(load_default=False, metadata={"description": "rated games give no hints"})
     clock = fields.Dict(
         keys=fields.String(),
@@ -34,6 +42,15 @@ class CreateGame(Schema):
                         "vacation_days": 7, "on_timeout": "forfeit"},
         },
     )  # fmt: skip
+
+    @post_load
+    def every_seat_human(self, data, **kwargs):
+        """No seats given: a person in each of the game's seats (an unknown game is the
+        write path's 404)."""
+        if data["seats"] is None:
+            known = data["game"] in kinds.games.REGISTRY
+            data["seats"] = kinds.human_seats(data["game"]) if known else {}
+        return data
 
 
 class SeatLink(Schema):
@@ -65,13 +82,21 @@ class SubmitCommand(Schema):
     expected_version = fields.Integer(load_default=None, strict=True, validate=SEQ)
 
 
+OUTCOME_TEXT = {"description": "how the game ended, for the caller: head (\"You win\"), "
+                "reason and both as one text"}  # fmt: skip
+EVENTS = {"description": "envelopes as the caller may see them, each with its sentence "
+          "for the caller as text (null: nothing worth telling)"}  # fmt: skip
+
+
 class Submitted(Schema):
     version = fields.Integer()
     duplicate = fields.Boolean()
-    events = fields.List(fields.Dict())
+    events = fields.List(fields.Dict(), metadata=EVENTS)
     outcome = fields.Dict(
         allow_none=True, metadata={"description": "set once the game is over: events are whole"}
     )
+    outcome_text = fields.Dict(keys=fields.String(), values=fields.String(), allow_none=True,
+                               metadata=OUTCOME_TEXT)  # fmt: skip
 
 
 class SeatState(Schema):
@@ -114,6 +139,9 @@ class GameView(Schema):
     clock = fields.Nested(Clock, allow_none=True, metadata={"description": "none: no clock"})
     draw_offer = fields.String(allow_none=True, metadata={"description": "who offered a draw"})
     created = fields.Dict(metadata={"description": "options, rematch_of, seek"})
+    prompt = fields.String(metadata={"description": "whose turn it is and for what, in words"})
+    outcome_text = fields.Dict(keys=fields.String(), values=fields.String(), allow_none=True,
+                               metadata=OUTCOME_TEXT)  # fmt: skip
 
 
 class Draw(Schema):
@@ -137,10 +165,12 @@ class EventsQuery(Schema):
 
 class EventList(Schema):
     version = fields.Integer()
-    events = fields.List(fields.Dict())
+    events = fields.List(fields.Dict(), metadata=EVENTS)
     outcome = fields.Dict(
         allow_none=True, metadata={"description": "set once the game is over: events are whole"}
     )
+    outcome_text = fields.Dict(keys=fields.String(), values=fields.String(), allow_none=True,
+                               metadata=OUTCOME_TEXT)  # fmt: skip
 
 
 class HandToAi(Schema):
@@ -152,3 +182,4 @@ class Hint(Schema):
     version = fields.Integer(metadata={"description": "the position the hint is for"})
     command = fields.Dict(metadata={"description": "the command the AI would send"})
     level = fields.String()
+    text = fields.String(allow_none=True, metadata={"description": "the command, in words"})

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 from games.sun_tzu import commands, components, flow, moves, notation, schema
 from games.sun_tzu import view as views
+from games.sun_tzu.catalogue import CATALOGUE
 from games.sun_tzu.state import EVENT_TYPES, State, apply_in_place, evolve
+from games.sun_tzu.text import TEXT
 
 
 class SunTzu:
@@ -26,6 +29,9 @@ class SunTzu:
     upcasters = schema.UPCASTERS
     command_types = commands.COMMAND_TYPES
     command_fields = schema.COMMAND_FIELDS
+    catalogue = CATALOGUE  # title, seats, options (the service's forms and schemas)
+    text = TEXT  # every word: names, narration, prompts, endings (games.messages)
+    web = Path(__file__).parent / "web"  # the pages' ES modules, behind web/index.js
 
     initial = staticmethod(State)
     setup = staticmethod(commands.setup)

@@ -11,7 +11,7 @@ from flask import current_app, request, session
 from events import table
 from events.envelope import Envelope
 from events.schemas import SYSTEM_FIELDS
-from service import access, hints, live, schemas, sse
+from service import access, hints, kinds, live, narration, schemas, sse
 from service.bodies import COMMAND_BODY_BYTES, Blueprint, body_limit
 from service.problems import Unauthorized, problem_abort
 from service.profiles import anonymous_label
@@ -90,12 +90,19 @@ def visible(env: Envelope, seat: str | None, rules: Any, over: bool) -> dict[str
     return data
 
 
+def told(env: Envelope, seat: str | None, rules: Any, over: bool) -> dict[str, Any]:
+    """``visible``, with the sentence that tells it to ``seat`` as ``text``."""
+    return narration.with_text(rules, visible(env, seat, rules, over), seat)
+
+
 @blp.route("", methods=["POST"])
 @limit_writes
 @blp.arguments(schemas.CreateGame(), required=False)  # every field has a default
 @blp.response(201, schemas.Created)
 def create_game(body):
     """Start a game. Each human seat gets a token, shown only in this answer."""
+    if body["game"] in kinds.games.REGISTRY:  # an unknown game is the write path's 404
+        kinds.check_options(body["game"], body["options"])
     tokens = {seat: access.new_token() for seat, kind in body["seats"].items() if kind == "human"}
     game_id = bingfa().create_game(
         body["game"],
@@ -140,6 +147,7 @@ def view(game_id):
     people = [s["player"] for s in seats.values()
               if s["player"] and not s["player"].startswith("ai:")]  # fmt: skip
     names = current_app.extensions["profiles"].names_of(people) if people else {}
+    playing = seat if game.seats.get(seat) == "human" else None  # not the computer for it
     for taken in seats.values():
         if taken["player"] in names:  # a person's seat, not an AI's ("ai:<level>")
             taken["name"] = names[taken["player"]] or anonymous_label(taken["player"])
@@ -156,6 +164,9 @@ def view(game_id):
         "clock": clock_of(game),
         "draw_offer": game.draw_offer,
         "created": {k: v for k, v in game.created.items() if k in CREATED_SHOWN},
+        # what the page prints: whose turn it is, and how the game ended, for the caller
+        "prompt": narration.turn_text(rules, game, playing),
+        "outcome_text": narration.outcome_text(rules, game.outcome, seat),
     }
     return body, 200, {"ETag": f'"{game.version}"'}
 
@@ -195,12 +206,13 @@ def submit(body, game_id):
     game = result.game or bingfa().load(game_id)  # None for a retry
     stored = result.stored
     over = game.outcome is not None
-    shown = [visible(e, seat, game.rules, over) for e in stored[: len(result.events)]]
+    shown = [told(e, seat, game.rules, over) for e in stored[: len(result.events)]]
     return {
         "version": result.version,
         "duplicate": result.duplicate,
         "events": shown,
         "outcome": game.outcome,
+        "outcome_text": narration.outcome_text(game.rules, game.outcome, seat),
     }
 
 
@@ -259,7 +271,10 @@ def hint(game_id):
     found = hints.ask(current_app, game_id, version, seat)
     if found is None:
         return {"version": version, "status": "thinking"}, 202, {"Retry-After": "1"}
-    return {**found, "status": "ready"}
+    rules = bingfa().registry[bingfa().store.game_of(game_id) or ""]
+    command = found.get("command")
+    text = None if command is None else narration.command_text(rules, command, seat)
+    return {**found, "status": "ready", "text": text}
 
 
 def _version_of(etag: str) -> int:
@@ -279,8 +294,9 @@ def events(query, game_id):
     game = bingfa().load(game_id)
     over = game.outcome is not None
     stored = bingfa().store.read(game_id, after=query["after"])
-    shown = [visible(e, seat, game.rules, over) for e in stored]
-    return {"version": game.version, "events": shown, "outcome": game.outcome}
+    shown = [told(e, seat, game.rules, over) for e in stored]
+    return {"version": game.version, "events": shown, "outcome": game.outcome,
+            "outcome_text": narration.outcome_text(game.rules, game.outcome, seat)}  # fmt: skip
 
 
 @blp.route("/<id:game_id>/stream")
@@ -300,7 +316,7 @@ def stream(game_id):
         over = bool(tail.envelopes) and tail.envelopes[-1].type == "seed_revealed"
 
         def text(env: Envelope) -> str:
-            return json.dumps(visible(env, seat, rules, over), separators=(",", ":"))
+            return json.dumps(told(env, seat, rules, over), separators=(",", ":"))
 
         return [(env.seq, reads.shown(tail, env, seat, over, lambda env=env: text(env)))
                 for env in stored]  # fmt: skip

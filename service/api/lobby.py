@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import current_app
 from marshmallow import Schema, fields, validate
 
+import games
+from service import narration
 from service.api.games import player_id
 from service.bodies import Blueprint
 from service.queries import Queries
@@ -34,8 +38,18 @@ def lobby():
 @blp.route("/me/games")
 @blp.response(200, Listing)
 def my_games():
-    """Every game this browser holds a seat in, with whose turn it is (yours first)."""
-    return {"games": queries().games_of(player_id())}
+    """Every game this browser holds a seat in, with whose turn it is (yours first); a
+    finished one says how it ended for each of your seats (``outcome_text``)."""
+    return {"games": [_told(g) for g in queries().games_of(player_id())]}
+
+
+def _told(entry: dict[str, Any]) -> dict[str, Any]:
+    rules = games.REGISTRY.get(entry.get("key"))
+    if rules is None or entry.get("status") != "finished":
+        return entry
+    outcome = {"winner": entry.get("winner"), "reason": entry.get("reason")}
+    told = {seat: narration.outcome_text(rules, outcome, seat) for seat in entry["seats"]}
+    return {**entry, "outcome_text": told}
 
 
 @blp.route("/finished")

@@ -19,6 +19,7 @@ from events.ratings import leaderboard, timeout_record
 from events.schemas import JSON_INT_MAX
 from service.api.games import player_id
 from service.bodies import Blueprint
+from service.kinds import default_key
 from service.problems import problem
 from service.profiles import (
     MalformedCode,
@@ -32,7 +33,6 @@ from service.security import limit_writes
 from service.usecases import NotFound
 
 blp = Blueprint("players", __name__, url_prefix="/api", description="Profiles and ratings")
-DEFAULT_GAME = "sun-tzu"
 RECOVERY_LIMIT = "10 per hour"  # wrong recovery codes per address (on top of the write limit)
 
 
@@ -60,7 +60,7 @@ class RecoverIdentity(Schema):
 
 
 class PlayerQuery(Schema):
-    game = fields.String(load_default=DEFAULT_GAME, metadata={"description": "whose history"})
+    game = fields.String(load_default=default_key, metadata={"description": "whose history"})
     offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=JSON_INT_MAX))
     limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
 
@@ -111,7 +111,7 @@ class PlayerPage(Schema):
 
 
 class LeaderboardQuery(Schema):
-    game = fields.String(load_default=DEFAULT_GAME)
+    game = fields.String(load_default=default_key)
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
 
 

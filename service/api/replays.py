@@ -14,6 +14,7 @@ from typing import Any
 from flask import Response, abort, current_app, request
 from marshmallow import Schema, fields, validate
 
+import games
 from events.projector import Lru
 from events.store import UnknownGame
 from replays.archive import archive
@@ -22,7 +23,7 @@ from replays.record import NotFinished, Record, RecordError
 from replays.replay import BadStep, replay_of
 from replays.store import BadCursor, ReplayStore, UnknownReplay, for_event_store
 from replays.verify import verify
-from service import access, schemas
+from service import access, narration, schemas
 from service.bodies import IMPORT_BODY_BYTES, Blueprint, body_limit
 from service.problems import problem, problem_abort
 from service.security import limit_writes
@@ -46,14 +47,21 @@ class ListQuery(Schema):
 
 
 class ReplayList(Schema):
-    replays = fields.List(fields.Dict(), metadata={"description": "headers, newest first"})
+    replays = fields.List(fields.Dict(), metadata={
+        "description": "headers, newest first, each with how the game ended in words "
+                       "(outcome_text: head, reason, text)"})  # fmt: skip
     total = fields.Integer()
     next = fields.String(allow_none=True, metadata={"description": "cursor of the next page"})
 
 
 class ReplayBody(Schema):
     header = fields.Dict()
-    events = fields.List(fields.Dict())
+    events = fields.List(
+        fields.Dict(),
+        metadata={
+            "description": "every event, each with its sentence as text (null: nothing to tell)"
+        },
+    )
 
 
 class StateQuery(Schema):
@@ -68,6 +76,9 @@ class StateBody(Schema):
     perspective = fields.String()
     event = fields.Dict(allow_none=True, metadata={"description": "the event at this step"})
     view = fields.Dict()
+    prompt = fields.String(metadata={"description": "what the position waits for, in words"})
+    outcome_text = fields.Dict(keys=fields.String(), values=fields.String(), allow_none=True,
+                               metadata=schemas.OUTCOME_TEXT)  # fmt: skip
 
 
 class VerifyBody(Schema):
@@ -143,7 +154,17 @@ def list_replays(query):
         page = replay_store().list(**query)
     except BadCursor as error:
         problem_abort(400, str(error))
-    return {"replays": page.items, "total": page.total, "next": page.next}
+    return {"replays": [_told_header(h) for h in page.items], "total": page.total,
+            "next": page.next}  # fmt: skip
+
+
+def _told_header(header: dict[str, Any]) -> dict[str, Any]:
+    """A listed header with how its game ended in words, as anyone reads it."""
+    rules = games.REGISTRY.get(header.get("game"))
+    outcome = header.get("outcome")
+    if rules is None or not isinstance(outcome, dict):
+        return header
+    return {**header, "outcome_text": narration.outcome_text(rules, outcome, None)}
 
 
 @blp.route("/<id:replay_id>")
@@ -151,7 +172,11 @@ def list_replays(query):
 def get_replay(replay_id):
     """The whole record: its header and every event (everything is public now)."""
     found = record(replay_id)
-    return {"header": dict(found.header), "events": [e.to_dict() for e in found.events]}
+    rules = games.REGISTRY.get(found.header.get("game"))
+    events = [e.to_dict() for e in found.events]
+    if rules is not None:  # everything is public now: told as to anyone
+        events = [narration.with_text(rules, e, None) for e in events]
+    return {"header": dict(found.header), "events": events}
 
 
 @blp.route("/<id:replay_id>/export")
@@ -168,7 +193,7 @@ def export(replay_id):
 @blp.arguments(StateQuery(), location="query")
 @blp.response(200, StateBody)
 def state(query, replay_id, n):
-    """The position after ``n`` events as a seat saw it then (``as=blue``), as a
+    """The position after ``n`` events as a seat saw it then (``as=<seat>``), as a
     spectator saw it, or ``full``: everything, hidden parts included."""
     found = record(replay_id)
     replay = replay_of(found)
@@ -179,9 +204,13 @@ def state(query, replay_id, n):
         view = replay.view_at(n, perspective)
     except BadStep as error:
         raise NotFound(str(error)) from None
-    event = found.events[n - 1].to_dict() if n else None
+    rules = replay.rules
+    event = narration.with_text(rules, found.events[n - 1].to_dict(), None) if n else None
+    at = replay.state_at(n)
     return {"id": replay_id, "step": n, "steps": replay.length, "perspective": perspective,
-            "event": event, "view": view}  # fmt: skip
+            "event": event, "view": view,
+            "prompt": narration.pending_text(rules, rules.pending(at)),
+            "outcome_text": narration.outcome_text(rules, rules.outcome(at), None)}  # fmt: skip
 
 
 @blp.route("/<id:replay_id>/verify")

@@ -8,12 +8,13 @@ from typing import Any
 from flask import current_app
 from marshmallow import Schema, fields, validate
 
+import games
 from events.schemas import StrictBoolean
-from service import schemas
+from service import kinds, schemas
 from service.api.games import caller_seat, player_id
 from service.bodies import Blueprint
 from service.matchmaking import (
-    COLOURS,
+    RANDOM,
     Conflict,
     InMemorySeekStore,
     Matchmaking,
@@ -55,12 +56,21 @@ class SeekClock(Schema):
     on_timeout = fields.String(metadata={"description": '"forfeit" or "ai:<level>"'})
 
 
+# every game's seats, or random (each seek is checked against its own game's seats)
+COLOURS = (*dict.fromkeys(s.id for key in games.REGISTRY for s in kinds.catalogue(key).seats),
+           RANDOM)  # fmt: skip
+
+
 class SeekPost(Schema):
-    game = fields.String(load_default="sun-tzu", metadata={"example": "sun-tzu"})
+    game = fields.String(
+        load_default=kinds.default_key,
+        metadata={"description": "the kind of game (GET /api/kinds); the first by default",
+                  "example": kinds.default_key()},
+    )  # fmt: skip
     options = fields.Dict(
         keys=fields.String(),
         load_default=dict,
-        metadata={"example": {"variant": "standard", "events": True}},
+        metadata={"description": kinds.options_description()},
     )
     clock = fields.Dict(
         load_default=None,
@@ -72,10 +82,11 @@ class SeekPost(Schema):
     )
     rated = StrictBoolean(load_default=False)
     colour = fields.String(
-        load_default="random",
+        load_default=RANDOM,
         validate=validate.OneOf(COLOURS),
-        metadata={"description": "the seat you want: blue, red or random"},
-    )
+        metadata={"description": "the seat you want (one of the game's seats), or "
+                  + RANDOM},
+    )  # fmt: skip
     nonce = fields.String(
         load_default=None,
         validate=validate.Length(max=MAX_NONCE_LENGTH),

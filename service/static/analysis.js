@@ -10,6 +10,7 @@
 // The API: GET/POST /api/replays/<id>/analysis (status none|queued|running|done|failed).
 // Everything is built with DOM calls; colours and sizes are CSS classes (analysis.css).
 import { api, cap, clear, el } from "./api.js";
+import { loadKind } from "./kinds.js";
 
 const panel = document.getElementById("analysis-panel");
 const page = document.getElementById("replay");
@@ -23,6 +24,7 @@ let length = Number(page?.dataset.steps) || 0;
 let step = Number(page?.dataset.step) || 0;
 let cursor = null;
 let timer = null;
+let label = cap; // a seat as players read it, once the game's catalogue is here
 
 const base = panel ? `/api/replays/${encodeURIComponent(panel.dataset.replay)}/analysis` : "";
 const $ = (id) => document.getElementById(id);
@@ -61,7 +63,7 @@ function frame(...body) {
   clear(panel,
     el("h2", { id: "analysis-title" }, "Analysis"),
     el("p", { class: "muted legend" },
-      "Every decision judged from what its player knew then (never the hidden cards), " +
+      "Every decision judged from what its player knew then (never what was hidden from them), " +
       "against the best decision the computer finds."),
     ...body);
   panel.setAttribute("aria-labelledby", "analysis-title");
@@ -123,7 +125,7 @@ function render(result) {
   const marked = result.decisions.filter((d) => d.class);
   frame(
     graph(result),
-    legend(),
+    legend(result),
     players(result),
     luck(result),
     el("h3", {}, "Marked decisions"),
@@ -172,15 +174,15 @@ function graph(result) {
     if (coords.length) {
       chart.append(svg("polyline", {
         points: coords.map(([n, c]) => `${x(n).toFixed(1)},${y(c).toFixed(1)}`).join(" "),
-        class: `line ${seat}`,
+        class: "line", "data-colour": seat,
       }));
     }
   }
   for (const d of result.decisions.filter((e) => e.class)) {
     const marker = svg("circle", {
-      cx: x(d.step), cy: y(d.chance), r: 7, class: `marker ${d.class} ${d.seat}`,
+      cx: x(d.step), cy: y(d.chance), r: 7, class: `marker ${d.class}`, "data-colour": d.seat,
       onclick: () => goto(d.step),
-    }, svg("title", {}, `Step ${d.step}, ${cap(d.seat)}: ${d.class}, ${points(d.loss)} lost`));
+    }, svg("title", {}, `Step ${d.step}, ${label(d.seat)}: ${d.class}, ${points(d.loss)} lost`));
     chart.append(marker);
   }
   cursor = svg("line", { x1: x(step), x2: x(step), y1: TOP, y2: H - BOTTOM, class: "cursor" });
@@ -188,10 +190,9 @@ function graph(result) {
   return el("div", { class: "analysis-figure" }, chart);
 }
 
-function legend() {
+function legend(result) {
   return el("p", { class: "analysis-legend muted", "aria-hidden": "true" },
-    el("span", { class: "key line-blue" }, "Blue"), " ",
-    el("span", { class: "key line-red" }, "Red"), " ",
+    Object.keys(result.players).map((s) => [el("span", { class: "key line", "data-colour": s }, label(s)), " "]),
     ...CLASSES.map((c) => [el("span", { class: `key dot ${c}` }, cap(c)), " "]),
     "Click a marker or the graph to go to that step.");
 }
@@ -202,7 +203,7 @@ function players(result) {
     seats.map((s) => el("td", {}, value(result.players[s]))));
   return el("table", { class: "analysis-players" },
     el("caption", { class: "sr-only" }, "Accuracy and marked decisions of each player"),
-    el("thead", {}, el("tr", {}, el("td", {}), seats.map((s) => el("th", { scope: "col", class: `seat-name ${s}` }, cap(s))))),
+    el("thead", {}, el("tr", {}, el("td", {}), seats.map((s) => el("th", { scope: "col", class: "seat-name", "data-colour": s }, label(s))))),
     el("tbody", {},
       row("Accuracy", (p) => (p.accuracy === null ? "—" : `${p.accuracy.toFixed(1)}%`)),
       CLASSES.map((c) => row(cap(PLURAL[c]), (p) => String(p[PLURAL[c]]))),
@@ -214,20 +215,20 @@ function luck(result) {
   const seats = Object.keys(result.luck);
   const [first, second] = seats;
   const mine = result.luck[first];
-  const toward = (n) => (n >= 0 ? cap(first) : cap(second));
+  const toward = (n) => (n >= 0 ? label(first) : label(second));
   const share = Math.round(100 * mine.share);
   const text = mine.luck === 0 && mine.decisions === 0
     ? "Nothing moved the result away from even."
-    : `Luck — the cards, and what neither player could see — moved the result ${points(mine.luck)} ` +
+    : `Luck — chance, and what neither player could see — moved the result ${points(mine.luck)} ` +
       `toward ${toward(mine.luck)}; the decisions moved it ${points(mine.decisions)} toward ` +
-      `${toward(mine.decisions)}. About ${share}% of the result came from the cards.`;
+      `${toward(mine.decisions)}. About ${share}% of the result came from luck.`;
   return el("p", { class: "analysis-luck", id: "analysis-luck" }, text);
 }
 
 function item(d) {
   return el("li", { class: `analysis-item ${d.class}`, "data-step": d.step },
     stepLink(d), " · ",
-    el("span", { class: `seat-name ${d.seat}` }, cap(d.seat)), ` · round ${d.round} · `,
+    el("span", { class: "seat-name", "data-colour": d.seat }, label(d.seat)), ` · round ${d.round} · `,
     el("strong", {}, cap(d.class)), ` (${points(d.loss)} lost: ${pct(d.played_chance)} instead of ${pct(d.best_chance)})`,
     el("br"), "Played: ", d.played_text,
     el("br"), "Best found: ", d.best_text);
@@ -237,14 +238,15 @@ function definitions(result) {
   const s = result.strength || {};
   return el("details", { class: "analysis-how" },
     el("summary", {}, "How this is worked out"),
-    el("p", {}, "For each decision the computer takes the position as that player saw it — its own cards and " +
-      "the public board, the other hand and the decks unknown — and plays it out many times with the " +
-      `decision made and with the best one it finds (placements: ${s.place} searched playouts, then ` +
-      `${s.place_evaluations} playouts of each from the same guesses of the hidden cards).`),
+    el("p", {}, "For each decision the computer takes the position as that player saw it — what was " +
+      "public and their own, everything hidden from them unknown — and plays it out many times with the " +
+      `decision made and with the best one it finds (the main decisions: ${s.place} searched playouts, then ` +
+      `${s.place_evaluations} playouts of each from the same guesses of what was hidden).`),
     el("p", {}, "Loss: the drop in winning chance from the best decision to the one played. " +
       "Inaccuracy from 5 points, mistake from 10, blunder from 15. Accuracy per decision: " +
       "103.1668 × e^(−0.04354 × loss) − 3.1669 (lichess's formula), averaged over the decisions " +
-      "that offered a choice. Decisions owed in the middle of a battle are not judged."),
+      "that offered a choice. Decisions the computer cannot start from (some owed in the middle of a turn) " +
+      "are not judged."),
     el("p", {}, "Luck: the result (win 100%, draw 50%, loss 0%) moved away from an even 50%; the decisions " +
       "explain the opponent's losses minus one's own; luck is the rest (it also holds the computer's own " +
       "misjudgements)."));
@@ -262,8 +264,11 @@ function move(to) {
   }
 }
 
-function start() {
+async function start() {
   if (!panel) return;
+  try {
+    label = (await loadKind(page.dataset.kind)).label;
+  } catch { /* the seats as they are written */ }
   panel.classList.add("panel", "analysis");
   document.addEventListener("replay:step", (event) => {
     if (event.detail?.length) length = event.detail.length;

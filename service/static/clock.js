@@ -34,9 +34,10 @@ export function controlText(control) {
 let skew = 0;
 let shown = null;
 
-export function renderClocks(node, game, me) {
+// label(seat): the seat as players read it (its game's catalogue).
+export function renderClocks(node, game, me, label = cap) {
   node.hidden = !game.clock;
-  shown = game.clock ? { game, me, node } : null;
+  shown = game.clock ? { game, me, node, label } : null;
   if (!game.clock) return;
   skew = Date.parse(game.clock.now) - Date.now();
   tick();
@@ -44,11 +45,11 @@ export function renderClocks(node, game, me) {
 
 function tick() {
   if (!shown) return;
-  const { game, me, node } = shown;
+  const { game, me, node, label } = shown;
   const now = Date.now() + skew;
   const control = game.clock.control;
   const rows = Object.entries(game.clock.seats).map(([seat, c]) => {
-    const who = seat === me ? `You (${cap(seat)})` : cap(seat);
+    const who = seat === me ? `You (${label(seat)})` : label(seat);
     let left;
     if (game.outcome) left = "—";
     else if (c.standing_in) left = `out of time: the computer plays this decision`;

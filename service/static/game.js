@@ -1,10 +1,11 @@
-// The game page: the seat's token, taking the seat, the view, live updates, commands.
-import { ApiError, api, cap, clear, copyText, el, getInvite, getToken, newKey, other, setInvite, setToken } from "./api.js";
-import { cardNode, renderEventCard, renderOutcome, renderPlayers, renderProvinces, renderStatus, renderTrack } from "./board.js";
-import { handNodes, placementKey, renderDecision, renderReinforce, slotFor, turnText } from "./decisions.js";
-import { hintText } from "./hint.js";
-import { describe } from "./log.js";
+// The game page, for any game: the seat's token, taking the seat, the view, live updates,
+// commands, the log, clocks, draws, vacation, hints, handing the seat to the computer,
+// resigning and the rematch. The board, the hand, the decisions and the game's own
+// controls are drawn by the game's front end (loaded by key: kinds.js), through the
+// interface of games/<package>/web/README.md; every sentence comes from the server.
+import { ApiError, api, clear, copyText, el, getInvite, getToken, newKey, setInvite, setToken } from "./api.js";
 import { renderClocks } from "./clock.js";
+import { loadFront } from "./kinds.js";
 import { showRematch } from "./rematch.js";
 
 const root = document.getElementById("game");
@@ -12,7 +13,9 @@ const gameId = root.dataset.game;
 const seatOfPage = root.dataset.seat || null;
 const $ = (id) => document.getElementById(id);
 const base = `/api/games/${encodeURIComponent(gameId)}`;
-const ui = {};
+const ui = {}; // what the game's front end keeps between redraws (choices being made)
+let kind = null; // the game's catalogue and words
+let front = null; // the game's front end
 let me = null; // the seat this browser plays here (null: watching)
 let token = null;
 let game = null;
@@ -59,7 +62,7 @@ async function takeSeat() {
   }
   if (!token && seatOfPage && game.seat === seatOfPage) me = seatOfPage; // by player id
   if (seatOfPage && !me) {
-    showError(`This page is for the ${seatOfPage} seat, but this browser has no link for it. Open the invite link you were given (or carry your identity here with a recovery code from your profile); meanwhile you are watching.`);
+    showError(`This page is for the ${kind.label(seatOfPage)} seat, but this browser has no link for it. Open the invite link you were given (or carry your identity here with a recovery code from your profile); meanwhile you are watching.`);
   }
   if (me && token && !game.seats[me]?.joined) {
     const nonce = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
@@ -93,13 +96,16 @@ function refresh() {
   return refreshing;
 }
 
+// The log: each event's sentence as the server tells it to this seat (or to anyone); the
+// commands given are told by the events they cause.
 async function loadEvents() {
   const { events } = await call(`${base}/events?after=${lastSeq}`);
   const log = $("log");
   for (const event of events) {
     lastSeq = Math.max(lastSeq, event.seq);
-    const line = describe(event, me);
-    if (line) log.prepend(el("li", { "data-seq": event.seq, "data-type": event.type }, line));
+    if (event.text && event.type !== "command_given") {
+      log.prepend(el("li", { "data-seq": event.seq, "data-type": event.type }, event.text));
+    }
   }
 }
 
@@ -118,12 +124,17 @@ function myTurn() {
   return !!(me && game && !game.outcome && game.pending[me] && !handed());
 }
 
-function placing() {
-  return myTurn() && game.view?.decision?.kind === "place";
+const shownView = () => (handed() && game.view ? { ...game.view, decision: null } : game.view);
+
+function viewer() {
+  return me ? `You play ${kind.label(me)}` : "You are watching";
 }
 
-const shownView = () => (handed() && game.view ? { ...game.view, decision: null } : game.view);
-const ctx = () => ({ view: shownView(), me, ui, send, say: showError, rerender: render });
+// What the game's front end is given to draw with (README.md in the game's web folder).
+const ctx = () => ({
+  kind, me, game, view: shownView(), ui, deciding: myTurn(), viewer: viewer(), legend: true,
+  finalHands: true, send, say: showError, rerender: render,
+});
 
 async function send(command) {
   if (sending) return;
@@ -142,22 +153,16 @@ async function send(command) {
   root.dataset.sent = Number(root.dataset.sent || 0) + 1; // each answer's round trip is done
 }
 
+// The invite link of a seat still open, kept by the browser that made the game.
 function renderInvite() {
   const box = $("invite-box");
-  const them = me && other(me);
-  const link = them && getInvite(gameId, them);
-  if (link && game.seats[them]?.joined) setInvite(gameId, them, null);
-  box.hidden = !(link && !game.seats[them]?.joined);
+  const open = me ? kind.others(me).filter((s) => getInvite(gameId, s)) : [];
+  for (const seat of open) if (game.seats[seat]?.joined) setInvite(gameId, seat, null);
+  const them = open.find((s) => !game.seats[s]?.joined);
+  box.hidden = !them;
   if (box.hidden) return;
-  $("invite-box-seat").textContent = cap(them);
-  $("invite-box-link").value = link;
-}
-
-function renderHand(view) {
-  const panel = $("hand-panel");
-  panel.hidden = !(me && view && view.players[me].hand);
-  if (panel.hidden) return;
-  clear($("hand"), handNodes(ctx(), placing()));
+  $("invite-box-seat").textContent = kind.label(them);
+  $("invite-box-link").value = getInvite(gameId, them);
 }
 
 // Each part of the page is redrawn only when what it shows has changed, so a live update
@@ -173,38 +178,36 @@ function part(name, inputs, draw) {
 function render(focusKey) {
   const focused = document.activeElement?.dataset?.focus;
   const view = shownView();
-  root.dataset.version = game.version;
-  root.dataset.round = view ? view.round : 0;
-  root.dataset.over = game.outcome ? "yes" : "no";
-  root.classList.toggle("placing", placing());
   const turn = myTurn();
-  const mine = placing() ? ui : null; // the choices being made are part of what is shown
+  const mine = turn ? ui : null; // the choices being made are part of what is shown
+  root.dataset.version = game.version;
+  root.dataset.round = view?.round ?? 0;
+  root.dataset.over = game.outcome ? "yes" : "no";
+  root.dataset.deciding = turn ? game.pending[me] : "";
   $("banner").textContent = handed()
-    ? `The computer (${game.seats[me].kind.slice(3)}) plays your seat. ${turnText(game, null)}`
-    : turnText(game, me);
+    ? `The computer (${game.seats[me].kind.slice(3)}) plays your seat. ${game.prompt}`
+    : game.prompt;
   $("banner").classList.toggle("turn", turn);
-  document.title = `${turn ? "● Your turn — " : ""}Sun Tzu ${gameId} — Bingfa`;
-  part("outcome", [game.outcome], () => renderOutcome($("outcome"), game.outcome, me));
+  document.title = `${turn ? "● Your turn — " : ""}${kind.title} ${gameId} — Bingfa`;
+  part("outcome", [game.outcome, game.outcome_text], renderOutcome);
   renderInvite();
-  part("status", [view?.round, view?.privilege, view?.variant, game.seats], () => renderStatus($("status"), game, me));
-  for (const id of ["board", "players"]) $(id).hidden = !view;
-  if (view) {
-    part("track", [view.score], () => renderTrack($("track"), $("track-text"), view.score));
-    part("event", [view.event_card, view.events_left], () => renderEventCard($("event-card"), view));
-    part("board", [view.provinces, view.current, mine, view.players[me]?.hand],
-      () => renderProvinces($("board"), view, placing() ? slotFor(ctx()) : null));
-    part("players", [view.players, game.seats], () => { renderPlayers($("players"), game, me); showFinalHands(view); });
-  }
-  part("hand", [view?.players[me]?.hand, mine], () => renderHand(view));
-  part("decision", [view?.decision, game.pending[me], ui], () => renderDecision($("decision"), ctx()));
+  $("players").hidden = !view;
+  part("board", [view, game.seats, mine, me], () => front.renderBoard($("board-area"), view, ctx()));
+  if (view) part("players", [view, game.seats], () => front.renderPlayers($("players"), view, ctx()));
+  part("hand", [view, mine], () => { $("hand-panel").hidden = !front.renderHand($("hand-panel"), view, ctx()); });
+  part("decision", [view?.decision, game.pending[me], mine], () => {
+    const shown = turn && front.renderDecision($("decision"), ctx());
+    $("decision").hidden = !shown;
+    $("decision").dataset.kind = shown ? game.pending[me] : "";
+  });
   $("more").hidden = !(me && view && !game.outcome);
   $("hint-box").hidden = !(turn && !game.rated);
   if (hintFor !== null && hintFor !== game.version) { $("hint-text").hidden = true; hintFor = null; }
   $("handover-box").hidden = !(me && game.seats[me]?.kind === "human" && !game.rated && !game.outcome);
   // handed over (not a stand-in for one timed-out decision, which is the computer's alone)
   $("takeback-box").hidden = !(handed() && !game.clock?.seats?.[me]?.standing_in && !game.outcome);
-  if (!$("more").hidden) part("reinforce", [view.players[me]], () => renderReinforce($("reinforce-box"), ctx()));
-  part("clocks", [game.clock, game.outcome, me], () => renderClocks($("clocks"), game, me));
+  if (!$("more").hidden && front.renderExtras) part("extras", [view], () => front.renderExtras($("game-extras"), ctx()));
+  part("clocks", [game.clock, game.outcome, me], () => renderClocks($("clocks"), game, me, kind.label));
   part("draw", [game.draw_offer, game.outcome, me], renderDraw);
   part("vacation", [game.clock?.seats?.[me]?.vacation_days_left, game.outcome], renderVacation);
   if (game.outcome && me && !rematchShown) {
@@ -216,6 +219,22 @@ function render(focusKey) {
   const lost = !document.activeElement || document.activeElement === document.body;
   const focus = focusKey ?? (lost ? focused : null);
   if (focus) document.querySelector(`[data-focus="${CSS.escape(focus)}"]`)?.focus();
+}
+
+// How the game ended, as the server tells it to this seat, with a link to the replay.
+function renderOutcome() {
+  const node = $("outcome");
+  const outcome = game.outcome;
+  node.hidden = !outcome;
+  if (!outcome) return;
+  const said = game.outcome_text || { head: "The game is over", reason: "" };
+  const note = front.outcomeNote ? front.outcomeNote(outcome, ctx()) : null;
+  clear(node,
+    el("h2", {}, said.head),
+    el("p", { "data-reason": outcome.reason }, said.reason),
+    note ? el("p", { class: "muted" }, note) : null,
+    el("p", { class: "buttons" }, node.dataset.replay ? el("a", { href: node.dataset.replay, class: "button primary", "data-replay-link": "" }, "Watch the replay") : null,
+      el("a", { href: "/" }, "Start a new game")));
 }
 
 // A draw offered to me asks for an answer in plain sight; my own offer waits for one.
@@ -231,7 +250,7 @@ function renderDraw() {
     return;
   }
   const answer = (action) => drawAction(action);
-  clear(box, el("p", {}, `${cap(offer)} offers a draw.`),
+  clear(box, el("p", {}, `${kind.label(offer)} offers a draw.`),
     el("p", { class: "buttons" },
       el("button", { type: "button", class: "primary", id: "accept-draw", onclick: () => answer("accept") }, "Accept the draw"),
       el("button", { type: "button", id: "decline-draw", onclick: () => answer("decline") }, "Decline")));
@@ -254,18 +273,8 @@ function renderVacation() {
   clear($("vacation-days"), options);
 }
 
-// Once the game is over the API shows every hand; show them too.
-function showFinalHands(view) {
-  for (const seat of ["blue", "red"]) {
-    const hand = view.players[seat].hand;
-    if (!hand || seat === me) continue;
-    const panel = document.querySelector(`.player[data-seat="${seat}"]`);
-    panel?.append(el("p", { class: "final-hand" }, el("span", { class: "muted" }, "Hand at the end: "), hand.map((c) => cardNode(c, seat, "mini"))));
-  }
-}
-
 document.addEventListener("keydown", (event) => {
-  if (placing() && placementKey(ctx(), event)) event.preventDefault();
+  if (front?.onKey && myTurn() && front.onKey(event, ctx())) event.preventDefault();
 });
 $("resign").addEventListener("click", () => {
   if (window.confirm("Resign this game? Your opponent wins.")) send({ type: "resign" });
@@ -295,7 +304,7 @@ $("hint").addEventListener("click", async () => {
     }
     if (!hint.command) throw new Error("The computer could not work out a hint just now; try again.");
     hintFor = hint.version;
-    $("hint-text").textContent = `Hint (${hint.level}): ${hintText(hint.command)}`;
+    $("hint-text").textContent = `Hint (${hint.level}): ${hint.text}`;
     $("hint-text").hidden = false;
   } catch (e) {
     showError(e.message);
@@ -322,10 +331,17 @@ $("take-back").addEventListener("click", async () => {
   await refresh();
 });
 $("invite-box-copy").addEventListener("click", () => copyText($("invite-box-link"), $("invite-box-status")));
-document.addEventListener("visibilitychange", () => { if (!document.hidden) refresh(); });
+document.addEventListener("visibilitychange", () => { if (!document.hidden && front) refresh(); });
 
 async function start() {
-  takeToken();
+  takeToken(); // first: the token leaves the address bar at once
+  try {
+    ({ kind, front } = await loadFront(root.dataset.kind));
+  } catch (e) {
+    showError(`This game's page could not be loaded (${e.message}); reloading the page may help.`);
+    return;
+  }
+  if (front.extrasTitle) $("more-title").textContent = `Hint, ${front.extrasTitle}, vacation, draw, hand over, resign`;
   try {
     await takeSeat();
   } catch (e) {

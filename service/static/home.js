@@ -1,7 +1,9 @@
 // The home page: create a game through the API, keep the seat token, go to the game.
-import { api, cap, clear, copyText, el, other, setInvite, setToken } from "./api.js";
+import { api, clear, copyText, el, setInvite, setToken } from "./api.js";
 import { duration } from "./clock.js";
 import { clockFields } from "./clock_fields.js";
+import { loadKind } from "./kinds.js";
+import { gameFields } from "./new_game.js";
 
 const form = document.getElementById("new-game");
 const error = document.getElementById("home-error");
@@ -12,12 +14,13 @@ function mode() {
 }
 
 const clock = clockFields("");
+const fields = gameFields("");
 
 function showMode() {
   const m = mode();
   const $ = (id) => document.getElementById(id);
   $("level").disabled = m === "friend";
-  $("colour").disabled = m === "watch";
+  fields.seatChoice().disabled = m === "watch";
   clock.hide(m === "watch");
   clock.show({ ratable: m === "friend" }); // games against the computer are not rated
 }
@@ -31,12 +34,14 @@ async function create(event) {
   event.preventDefault();
   showError("");
   const m = mode();
-  const me = document.getElementById("colour").value;
+  const me = fields.seat();
   const ai = `ai:${document.getElementById("level").value}`;
-  const seats = m === "watch" ? { blue: ai, red: ai } : { [me]: "human", [other(me)]: m === "ai" ? ai : "human" };
+  const others = m === "ai" ? ai : "human";
+  const seats = Object.fromEntries(fields.seats().map((s) => [s, m === "watch" ? ai : s === me ? "human" : others]));
+  const key = fields.key();
   const body = {
-    game: "sun-tzu",
-    options: { variant: document.getElementById("variant").value, events: document.getElementById("events").checked },
+    game: key,
+    options: fields.options(),
     seats,
     rated: clock.rated(),
     clock: clock.chosen(),
@@ -54,11 +59,11 @@ async function create(event) {
     } else if (m === "ai") {
       location.assign(`/g/${encodeURIComponent(id)}/${me}`);
     } else {
-      const theirs = created.seats[other(me)];
-      const link = new URL(theirs.invite, location.origin).href;
-      setInvite(id, other(me), link); // shown on the game page until they join
+      const them = fields.seats().find((s) => s !== me);
+      const link = new URL(created.seats[them].invite, location.origin).href;
+      setInvite(id, them, link); // shown on the game page until they join
       document.getElementById("invite-link").value = link;
-      document.getElementById("invite-seat").textContent = cap(other(me));
+      document.getElementById("invite-seat").textContent = (await loadKind(key)).label(them);
       document.getElementById("go-to-game").href = `/g/${encodeURIComponent(id)}/${me}`;
       invite.hidden = false;
       form.hidden = true;
@@ -71,18 +76,25 @@ async function create(event) {
   }
 }
 
-const REASON_WORDS = { time: "on time", agreement: "by agreement", forfeit: "by resignation" };
-
+// How a finished game ended for this seat, as the server says it ("You win. …").
 function finishedText(g, seat) {
-  const how = REASON_WORDS[g.reason] ? ` ${REASON_WORDS[g.reason]}` : "";
-  if (!g.winner) return `finished: a draw${how}`;
-  return `finished: ${g.winner === seat ? "you won" : "you lost"}${how}`;
+  const said = g.outcome_text?.[seat];
+  return said ? `finished: ${said.text}` : "finished";
 }
 
 // The time the player's clock has left in that game (the earliest of their seats).
 function timeLeft(deadline) {
   const ms = Date.parse(deadline) - Date.now();
   return ms > 0 ? `${duration(ms)} left on your clock` : "out of time";
+}
+
+// A seat of a listed game as players read it (its game's catalogue), else as it is.
+async function seatLabel(game, seat) {
+  try {
+    return (await loadKind(game)).label(seat);
+  } catch {
+    return seat;
+  }
 }
 
 async function myGames() {
@@ -101,7 +113,7 @@ async function myGames() {
       const state = g.status === "finished" ? finishedText(g, seat) : g.status;
       const left = g.deadline && g.status !== "finished" ? `, ${timeLeft(g.deadline)}` : "";
       items.push(el("li", { class: g.status === "your turn" ? "turn" : "", "data-game": g.game },
-        el("a", { href }, `Game ${g.game}`), ` — ${cap(seat)}, ${state}${left}`));
+        el("a", { href }, `Game ${g.game}`), ` — ${await seatLabel(g.key, seat)}, ${state}${left}`));
     }
   }
   if (items.length) clear(list, items);

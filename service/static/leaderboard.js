@@ -26,7 +26,8 @@ function row(p) {
 
 async function load() {
   try {
-    const board = await api("/api/leaderboard?game=sun-tzu&limit=200");
+    const game = $("leaderboard").dataset.kind; // the page's game (the first by default)
+    const board = await api(`/api/leaderboard?game=${encodeURIComponent(game)}&limit=200`);
     clear($("board-rows"), board.players.map(row));
     $("board-table").hidden = board.players.length === 0;
     $("board-status").textContent = board.players.length

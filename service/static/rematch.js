@@ -1,7 +1,8 @@
 // The rematch of a finished game, for the outcome panel of the game page:
 // showRematch(container, gameId, seat) offers it (or accepts the opponent's offer), shows
 // "waiting for your opponent", and goes to the new game once it exists (polling the API).
-import { api, clear, el, getToken, other, setToken } from "./api.js";
+// The API says which seat this player gets in the new game (the seats swapped).
+import { api, clear, el, getToken, setToken } from "./api.js";
 
 const POLL_MS = 3000;
 
@@ -48,7 +49,7 @@ export function showRematch(container, gameId, seat) {
     } else if (answer.offered_by === seat) {
       button.hidden = true;
       clear(status, "Rematch offered: waiting for your opponent…");
-    } else if (answer.offered_by === other(seat)) {
+    } else if (answer.offered_by) { // the other seat asked
       button.hidden = false;
       button.textContent = "Accept the rematch";
       clear(status, "Your opponent asks for a rematch, with the colours swapped.");
@@ -61,7 +62,7 @@ export function showRematch(container, gameId, seat) {
   async function poll() {
     if (gone || !box.isConnected) return;
     try {
-      const answer = { ...(await api(base, { token, headers })), seat: other(seat) };
+      const answer = await api(base, { token, headers });
       if (answer.game_id && kept(gameId)) return go(answer); // this browser asked for it
       show(answer);
       if (answer.game_id) return; // made without this browser: the link stays, no more polls
@@ -72,7 +73,7 @@ export function showRematch(container, gameId, seat) {
   button.addEventListener("click", async () => {
     button.disabled = true;
     try {
-      const answer = { ...(await api(base, { method: "POST", token, headers, body: { nonce: nonce() } })), seat: other(seat) };
+      const answer = await api(base, { method: "POST", token, headers, body: { nonce: nonce() } });
       if (answer.token) keep(gameId, answer.token);
       if (answer.game_id) return go(answer);
       show(answer);

@@ -9,39 +9,33 @@
 //   - it listens for  document.dispatchEvent(new CustomEvent("replay:goto", {detail: {step}}))
 //     and goes to that step (clamped to 0 … length), as if the person had chosen it.
 //
-// The address bar keeps ?step=n&as=<blue|red|spectator|full> (history.replaceState), and a
-// link with them opens the replay there. The board is drawn by board.js from the view the
-// API gives for /api/replays/<id>/states/<n>?as=…; "full" is the spectator's view with the
-// hidden parts of the full state (hands, decks, face-down cards, Warlords) filled in.
-import { SEATS, api, cap, cardName, clear, el, playText, setToken, warlordName } from "./api.js";
-import { cardNode, renderEventCard, renderOutcome, renderPlayers, renderProvinces, renderStatus, renderTrack } from "./board.js";
-import { describe } from "./log.js";
+// The address bar keeps ?step=n&as=<seat|spectator|full> (history.replaceState), and a
+// link with them opens the replay there. The board is drawn by the game's own front end
+// (kinds.js loads it by the game's key) from the view the API gives for
+// /api/replays/<id>/states/<n>?as=…; "full" is the spectator's view with the hidden parts
+// of the full state filled in (the front end's fullView). Every sentence (the events, what
+// a position waits for, how the game ended) comes from the server.
+import { api, cap, clear, el, setToken } from "./api.js";
+import { loadFront } from "./kinds.js";
 
 const root = document.getElementById("replay");
 const replayId = root.dataset.replay;
 const length = Number(root.dataset.steps);
 const base = `/api/replays/${encodeURIComponent(replayId)}`;
 const $ = (id) => document.getElementById(id);
-const PERSPECTIVES = ["blue", "red", "spectator", "full"];
-const SEEN_AS = {
-  blue: "Seen as Blue saw it during play",
-  red: "Seen as Red saw it during play",
-  spectator: "Seen as a spectator saw it",
-  full: "Everything shown: every hand, deck and face-down card",
-};
-const OWES = {
-  choose_warlord: "choose a Warlord",
-  extra_warlord: "choose an extra Warlord",
-  place: "place cards",
-  next_province: "name the next province to fight",
-  sources: "say where armies come from",
-  after_battles: "play or pass a Warlord after the battles",
-  keep: "choose the cards to keep",
-};
+let kind = null; // the game's catalogue and words
+let front = null; // the game's front end
+let perspectives = ["spectator", "full"];
+
+function seenAs(perspective) {
+  if (perspective === "spectator") return "Seen as a spectator saw it";
+  if (perspective === "full") return "Everything shown, what was hidden included";
+  return `Seen as ${kind.label(perspective)} saw it during play`;
+}
 
 let header = null;
 let events = [];
-let rounds = []; // [round, step of its round_started]
+let rounds = []; // [round, the step it starts at], from the game's front end
 let step = 0;
 let as = "spectator";
 let asked = 0; // the latest request; an older answer arriving late is dropped
@@ -63,88 +57,34 @@ function stateAt(n, perspective) {
   return views.get(key);
 }
 
-// The spectator's view with everything the full state holds filled in.
-function fullView(spectator, full) {
-  const st = full.state || {};
-  const v = structuredClone(spectator);
-  SEATS.forEach((seat, i) => {
-    const p = v.players[seat];
-    if (st.hands) p.hand = st.hands[i];
-    if (st.kept) p.warlords = st.kept[i];
-    if (st.decks) p.deck = st.decks[i];
-    if (st.drawn) p.drawn = st.drawn[i];
-    if (st.burned) p.discarded_face_down = st.burned[i];
-  });
-  v.provinces.forEach((province, k) => {
-    SEATS.forEach((seat, i) => {
-      if (province.cards[seat] === "placed" && st.placed?.[i]) province.cards[seat] = st.placed[i][k];
-    });
-  });
-  return v;
-}
-
+// {view, prompt, outcome_text} of step n as the perspective sees it.
 async function viewAt(n, perspective) {
-  if (perspective !== "full") return (await stateAt(n, perspective)).view;
+  if (perspective !== "full") return stateAt(n, perspective);
   const [spectator, full] = await Promise.all([stateAt(n, "spectator"), stateAt(n, "full")]);
-  return fullView(spectator.view, full.view);
+  return { ...spectator, view: front.fullView ? front.fullView(spectator.view, full.view) : spectator.view };
 }
 
 // -- words --------------------------------------------------------------------------------
-const cards = (list) => (list || []).map(cardName).join(", ");
-
-// One line per event. Everything is public in a replay, so the events that log.js tells
-// from a seat's side ("You drew …") are told here for both seats; the rest is log.js's.
+// One line per event, as the server tells it (everything is public in a replay); an event
+// with nothing to tell is named by its type.
 function eventText(e) {
-  const p = e.payload || {};
-  const seat = cap(p.seat || e.actor);
-  switch (e.type) {
-    case "game_created": {
-      const from = p.from ? ` It continues replay ${p.from.replay} from step ${p.from.step}, as ${cap(p.from.seat)}.` : "";
-      return `The game was created.${from}`;
-    }
-    case "seat_joined": return `${seat} took the ${p.seat} seat${String(p.player || "").startsWith("ai:") ? ` (computer, ${p.player.slice(3)})` : ""}.`;
-    case "position_set": return "The game starts from a position of another game (the cards that seat could not see dealt again).";
-    case "deck_shuffled": return `${seat}'s deck is shuffled.`;
-    case "event_deck_shuffled": return "The event deck is shuffled.";
-    case "command_given": {
-      const by = String(p.by || "").startsWith("ai:") ? ` (the computer, ${p.by.slice(3)})` : "";
-      return `${seat}${by} decides: ${String(p.command?.type || "?").replace(/_/g, " ")}.`;
-    }
-    case "warlord_chosen": return `${seat} chose ${p.warlord ? warlordName(p.warlord) : "a Warlord"}${p.extra ? " as an extra Warlord" : ""}.`;
-    case "placed": {
-      const where = Object.entries(p.cards || {}).map(([province, card]) => `${province} ${cardName(card)}`);
-      return `${seat} placed face down: ${where.join(", ")}.`;
-    }
-    case "cards_drawn": return p.cards ? `${seat} drew ${cards(p.cards)}.` : describe(e, null);
-    case "card_kept": return p.keep ? `${seat} kept ${cards(p.keep)}${p.bottom?.length ? `; to the bottom of the deck: ${cards(p.bottom)}` : ""}.` : describe(e, null);
-    case "order_named": return p.provinces ? `${seat} named the order of battle: ${p.provinces.join(", ")}.` : describe(e, null);
-    case "after_battles_chosen": {
-      const plays = (p.plays || []).map(playText);
-      return `${seat} ${plays.length ? `plays after the battles: ${plays.join("; ")}` : "passes after the battles"}.`;
-    }
-    case "battle_ended": return `The battle of ${p.province} is over.`;
-    default: return describe(e, null) || `${cap(String(e.type).replace(/_/g, " "))}.`;
-  }
-}
-
-function pendingText(pending) {
-  const owed = Object.entries(pending || {}).map(([s, kind]) => `${cap(s)} to ${OWES[kind] || kind.replace(/_/g, " ")}`);
-  return owed.length ? `Waiting for ${owed.join(" and ")}.` : "";
+  return e.text || `${cap(String(e.type).replace(/_/g, " "))}.`;
 }
 
 function seenBy(visibleTo) {
   if (visibleTo === "all") return null;
-  return visibleTo === "server" ? "hidden from both during play" : `hidden from ${cap(visibleTo === "blue" ? "red" : "blue")} during play`;
+  if (visibleTo === "server") return "hidden from everyone during play";
+  return `hidden from ${kind.others(visibleTo).map(kind.label).join(" and ")} during play`;
 }
 
 // -- drawing ------------------------------------------------------------------------------
 function renderSummary() {
-  const players = SEATS.map((seat) => {
+  const players = kind.seatIds.map((seat) => {
     const id = header.players?.[seat];
     const who = !id || String(id).startsWith("ai:") ? `computer (${String(id || header.seats?.[seat] || "").replace(/^ai:/, "")})` : `player ${String(id).slice(0, 8)}`;
-    return el("span", { class: `seat-name ${seat}` }, `${cap(seat)}: ${who}`);
+    return el("span", { class: "seat-name", "data-colour": seat }, `${kind.label(seat)}: ${who}`);
   });
-  const result = header.result === "draw" ? "Draw" : `${cap(header.result)} won`;
+  const result = header.result === "draw" ? "Draw" : `${kind.label(header.result)} won`;
   const ended = new Date(header.ended_at);
   const when = Number.isNaN(ended.getTime()) ? header.ended_at : ended.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
   clear($("summary"), players, el("span", { "data-result": header.result }, `${result} (${header.reason})`),
@@ -168,7 +108,7 @@ function renderEvents() {
 }
 
 function renderRounds() {
-  rounds = events.filter((e) => e.type === "round_started").map((e) => [e.payload.round, e.seq]);
+  rounds = front.roundStarts ? front.roundStarts(events) : []; // [round, step of its start]
   const buttons = [el("button", { type: "button", "data-step": 0 }, "Start")];
   for (const [round, at] of rounds) buttons.push(el("button", { type: "button", "data-step": at, "data-round": round }, `Round ${round}`));
   buttons.push(el("button", { type: "button", "data-step": length }, "End"));
@@ -180,56 +120,50 @@ function renderRounds() {
 }
 
 function renderHands(v, perspective) {
-  const seats = perspective === "full" ? SEATS : SEATS.includes(perspective) ? [perspective] : [];
-  const body = $("hands-body");
-  if (!seats.length) {
-    clear(body, el("p", { class: "muted" }, "A spectator sees no hand. Choose Blue, Red or Everything to see them."));
-    return;
-  }
-  clear(body, seats.map((seat) => {
-    const p = v.players[seat];
-    const hand = p.hand || [];
-    const extra = [];
-    if (perspective === "full" && p.drawn?.length) extra.push(el("p", { class: "muted" }, "Drawn, still to keep: ", p.drawn.map((c) => cardNode(c, seat, "mini"))));
-    if (perspective === "full" && p.deck) extra.push(el("p", { class: "muted deck" }, `Deck order (${p.deck.length}): `, p.deck.map((c) => cardNode(c, seat, "mini"))));
-    return el("section", { class: `hand-of ${seat}`, "data-seat": seat, "aria-label": `${cap(seat)}'s hand` },
-      el("h3", {}, `${cap(seat)}'s hand (${hand.length})`),
-      el("div", { class: "hand" }, hand.length ? hand.map((c) => cardNode(c, seat)) : el("span", { class: "muted" }, "empty")),
-      extra);
-  }));
+  const node = $("hands");
+  node.hidden = !front.renderHands;
+  if (node.hidden) return;
+  const shown = perspective === "full" ? kind.seatIds : kind.seatIds.includes(perspective) ? [perspective] : [];
+  front.renderHands(node, v, { kind, shown, full: perspective === "full" });
 }
 
-function renderContinue(v) {
+function renderOutcome(v, said) {
+  const node = $("outcome");
+  node.hidden = !v.outcome;
+  if (node.hidden) return;
+  const told = said || { head: "The game is over", reason: "" };
+  const note = front.outcomeNote ? front.outcomeNote(v.outcome, { kind, view: v }) : null;
+  clear(node, el("h2", {}, told.head), el("p", { "data-reason": v.outcome.reason }, told.reason),
+    note ? el("p", { class: "muted" }, note) : null,
+    el("p", { class: "buttons" }, el("a", { href: "/" }, "Start a new game")));
+}
+
+function renderContinue(v, prompt) {
   const over = !!v.outcome;
-  const pending = v.pending || {};
-  const owed = Object.values(pending);
   let note = "";
   if (over || step >= length) note = "The game is over at this step: choose an earlier one to play on.";
-  else if (!owed.length) note = "Nobody has a decision to make at this step: go to a step where someone decides.";
-  else if (owed.includes("sources")) note = "This step is in the middle of a battle: choose a step before or after it.";
+  else if (!prompt) note = "Nobody has a decision to make at this step: go to a step where someone decides.";
+  else if (front.continueNote) note = front.continueNote(v) || "";
   for (const button of document.querySelectorAll(".continue-as")) {
     button.disabled = !!note;
     const level = $("continue-level").selectedOptions[0]?.value || "medium";
-    button.textContent = `Continue from here as ${cap(button.dataset.seat)} against the computer (${level})`;
+    button.textContent = `Continue from here as ${kind.label(button.dataset.seat)} against the computer (${level})`;
   }
-  $("continue-note").textContent = note || `From step ${step}. ${pendingText(pending)}`;
+  $("continue-note").textContent = note || `From step ${step}. ${prompt}`;
 }
 
-function draw(v) {
-  const me = SEATS.includes(as) ? as : null;
-  const game = { view: v, seats: Object.fromEntries(SEATS.map((s) => [s, { kind: header.seats?.[s] || "" }])) };
-  renderStatus($("status"), game, null);
-  $("status").lastChild.textContent = SEEN_AS[as];
-  renderTrack($("track"), $("track-text"), v.score);
-  renderEventCard($("event-card"), v);
-  renderProvinces($("board"), v, null);
-  renderPlayers($("players"), game, me);
+function draw({ view: v, prompt = "", outcome_text: said = null }) {
+  const me = kind.seatIds.includes(as) ? as : null;
+  const game = { view: v, seats: Object.fromEntries(kind.seatIds.map((s) => [s, { kind: header.seats?.[s] || "" }])) };
+  const ctx = { kind, me, game, view: v, ui: {}, deciding: false, viewer: seenAs(as), legend: false, finalHands: false };
+  front.renderBoard($("board-area"), v, ctx);
+  front.renderPlayers($("players"), v, ctx);
   renderHands(v, as);
-  renderOutcome($("outcome"), v.outcome, null);
-  renderContinue(v);
+  renderOutcome(v, said);
+  renderContinue(v, prompt);
   const event = step ? events[step - 1] : null;
   const what = event ? `Step ${step}: ${eventText(event)}` : "The start: nothing has happened yet.";
-  clear($("now"), el("span", {}, what), " ", el("span", { class: "muted" }, pendingText(v.pending)));
+  clear($("now"), el("span", {}, what), " ", el("span", { class: "muted" }, prompt));
 }
 
 function highlight() {
@@ -271,7 +205,7 @@ function go(n, perspective = as) {
   const next = Math.max(0, Math.min(length, Math.trunc(Number(n)) || 0));
   const moved = next !== step || !root.dataset.step;
   step = next;
-  as = PERSPECTIVES.includes(perspective) ? perspective : "spectator";
+  as = perspectives.includes(perspective) ? perspective : "spectator";
   root.dataset.step = String(step);
   root.dataset.as = as;
   $("step-slider").value = String(step);
@@ -356,6 +290,8 @@ async function continueAs(seat) {
 async function start() {
   const query = new URLSearchParams(location.search);
   try {
+    ({ kind, front } = await loadFront(root.dataset.kind));
+    perspectives = [...kind.seatIds, "spectator", "full"];
     ({ header, events } = await api(base));
   } catch (e) {
     showError(e.message);

@@ -1,6 +1,7 @@
 // The list of replays: finished games newest first, filters and paging (the API's keyset
 // cursor), a link to each replay and its export; importing a record exported elsewhere.
-import { REASONS, api, cap, clear, el, problemText } from "./api.js";
+import { api, clear, el, problemText } from "./api.js";
+import { loadKind } from "./kinds.js";
 
 const $ = (id) => document.getElementById(id);
 const PAGE = 20;
@@ -23,11 +24,11 @@ function showFilters() {
 
 // A player as a person reads it: the computer and its level, or a short player id that
 // filters the list to that player's games.
-function playerNode(header, seat) {
+function playerNode(header, seat, label) {
   const id = header.players?.[seat];
   const kind = header.seats?.[seat] || "";
   const handed = header.handed_to_ai?.[seat];
-  const bits = [el("span", { class: `seat-name ${seat}` }, cap(seat)), ": "];
+  const bits = [el("span", { class: "seat-name", "data-colour": seat }, label(seat)), ": "];
   if (!id || String(id).startsWith("ai:")) {
     const level = String(id || kind).replace(/^ai:/, "");
     bits.push(`computer (${level || "?"})`);
@@ -39,12 +40,20 @@ function playerNode(header, seat) {
   return el("div", { "data-seat": seat }, bits);
 }
 
+// How the game ended, as the server says it to anyone.
 function resultText(header) {
-  const outcome = header.outcome || {};
-  const head = header.result === "draw" ? "Draw" : `${cap(header.result)} wins`;
-  const reason = REASONS[header.reason] || header.reason || "";
-  const round = outcome.round && header.reason !== "points" ? ` (round ${outcome.round})` : "";
-  return [el("strong", { "data-result": header.result }, head), el("br"), el("span", { class: "muted" }, `${cap(reason)}${round}`)];
+  const said = header.outcome_text || { head: header.result, reason: header.reason || "" };
+  return [el("strong", { "data-result": header.result }, said.head), el("br"), el("span", { class: "muted" }, said.reason)];
+}
+
+// A game's seat labels (its catalogue), or the seats as they are for a game not here.
+async function labelsOf(key) {
+  try {
+    const kind = await loadKind(key);
+    return { label: kind.label, seats: kind.seatIds };
+  } catch {
+    return { label: (seat) => seat, seats: null };
+  }
 }
 
 function when(iso) {
@@ -53,14 +62,15 @@ function when(iso) {
   return el("time", { datetime: iso }, text);
 }
 
-function row(header) {
+async function row(header) {
   const id = header.id;
+  const { label, seats } = await labelsOf(header.game);
   const watch = el("a", { href: `/r/${encodeURIComponent(id)}`, class: "button primary", "data-replay": id,
     "aria-label": `Watch the replay of game ${id}` }, "Watch");
   const exported = el("a", { href: `/api/replays/${encodeURIComponent(id)}/export`, download: `bingfa-${id}.jsonl`,
     "aria-label": `Export game ${id} as JSON Lines` }, "Export");
-  return el("tr", { "data-id": id },
-    el("td", { "data-label": "Players" }, playerNode(header, "blue"), playerNode(header, "red"),
+  return el("tr", { "data-id": id, "data-kind": header.game },
+    el("td", { "data-label": "Players" }, (seats || Object.keys(header.seats || {})).map((s) => playerNode(header, s, label)),
       header.imported ? el("span", { class: "badge" }, "imported") : null),
     el("td", { "data-label": "Result" }, resultText(header)),
     el("td", { "data-label": "Finished" }, when(header.ended_at), el("br"), el("span", { class: "muted" }, `${header.events} events`)),
@@ -83,7 +93,7 @@ async function load(page) {
   }
   cursors = cursors.slice(0, page + 1);
   if (body.next) cursors.push(body.next);
-  clear($("replay-rows"), body.replays.map(row));
+  clear($("replay-rows"), await Promise.all(body.replays.map(row)));
   $("replay-table").hidden = !body.replays.length;
   $("list-total").textContent = `(${body.total})`;
   const first = page * PAGE + 1;

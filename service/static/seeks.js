@@ -1,7 +1,9 @@
 // "Find a game": the open seeks (refreshed every few seconds), posting a seek, accepting
 // one, and this browser's own seeks with Cancel and, once accepted, a link to the game.
-import { api, cap, clear, el, getToken, setToken } from "./api.js";
+import { api, clear, el, getToken, setToken } from "./api.js";
 import { clockFields } from "./clock_fields.js";
+import { loadKind } from "./kinds.js";
+import { gameFields } from "./new_game.js";
 
 const REFRESH_MS = 3000;
 const $ = (id) => document.getElementById(id);
@@ -26,7 +28,23 @@ function showError(message) {
   $("seeks-error").hidden = !message;
 }
 
-const COLOUR = { random: "either colour", blue: "wants blue", red: "wants red" };
+// The colour a seek wants, in words: "either colour", or "wants <the seat's label>".
+async function colourText(seek) {
+  if (seek.colour === "random") return "either colour";
+  try {
+    return `wants ${(await loadKind(seek.game)).label(seek.colour)}`;
+  } catch {
+    return `wants ${seek.colour}`;
+  }
+}
+
+async function seatLabel(seek) {
+  try {
+    return (await loadKind(seek.game)).label(seek.seat);
+  } catch {
+    return seek.seat;
+  }
+}
 
 function age(iso) {
   const minutes = Math.max(0, Math.round((Date.now() - Date.parse(iso)) / 60000));
@@ -43,25 +61,25 @@ function gameHref(seek) {
 
 let mineIds = new Set();
 
-function openItem(seek) {
+async function openItem(seek) {
   const mine = mineIds.has(seek.id);
   const action = mine
     ? el("span", { class: "badge" }, "your seek")
     : el("button", { type: "button", class: "primary", "data-accept": seek.id, onclick: () => accept(seek) }, "Accept");
   return el("li", { class: "seek", "data-seek": seek.id },
     el("a", { class: "seek-who", href: `/p/${encodeURIComponent(seek.player)}` }, seek.name),
-    el("span", { class: "seek-what" }, `${seek.summary}; ${COLOUR[seek.colour] || seek.colour}`),
+    el("span", { class: "seek-what" }, `${seek.summary}; ${await colourText(seek)}`),
     el("span", { class: "muted seek-age" }, age(seek.created_at)),
     action);
 }
 
-function mineItem(seek) {
+async function mineItem(seek) {
   const parts = [el("span", { class: "seek-what" }, seek.summary)];
   if (seek.status === "made" && seek.game_id) {
     // Give the game page the seat's token, so it plays the seat as an invite link would.
     const token = seekToken(seek.id);
     if (token && !getToken(seek.game_id, seek.seat)) setToken(seek.game_id, seek.seat, token);
-    parts.push(el("span", {}, `Accepted: you play ${cap(seek.seat)}.`),
+    parts.push(el("span", {}, `Accepted: you play ${await seatLabel(seek)}.`),
       el("a", { class: "button primary", href: gameHref(seek), "data-game": seek.game_id }, "Go to your game"));
   } else if (seek.status === "open") {
     parts.push(el("span", { class: "muted" }, `waiting, posted ${age(seek.created_at)}`),
@@ -82,9 +100,10 @@ async function load() {
   try {
     const [open, mine] = await Promise.all([api("/api/seeks"), api("/api/seeks/mine")]);
     mineIds = new Set(mine.seeks.map((s) => s.id));
-    clear($("open-seeks"), open.seeks.length ? open.seeks.map(openItem)
+    const [opened, mined] = await Promise.all([Promise.all(open.seeks.map(openItem)), Promise.all(mine.seeks.map(mineItem))]);
+    clear($("open-seeks"), opened.length ? opened
       : el("li", {}, "Nobody is looking for a game right now. Post a seek below."));
-    clear($("my-seeks"), mine.seeks.length ? mine.seeks.map(mineItem) : el("li", {}, "None yet."));
+    clear($("my-seeks"), mined.length ? mined : el("li", {}, "None yet."));
   } catch (e) {
     showError(e.message);
   }
@@ -113,17 +132,18 @@ async function cancel(seek) {
 }
 
 const clock = clockFields("seek-");
+const fields = gameFields("seek-");
 const showForm = () => clock.show();
 
 async function post(event) {
   event.preventDefault();
   showError("");
   const body = {
-    game: "sun-tzu",
-    options: { variant: $("seek-variant").value, events: $("seek-events").checked },
+    game: fields.key(),
+    options: fields.options(),
     clock: clock.chosen(),
     rated: clock.rated(),
-    colour: $("seek-colour").value,
+    colour: fields.seat(),
     nonce: nonce(),
   };
   const button = $("post-seek");

@@ -205,7 +205,7 @@ def test_two_new_players_live_a_rated_week_and_come_back_in_another_browser(week
         assert len(ids) == len(set(ids)), ids  # each notification once
         assert [k for k, _ in notes_of(page)].count("over") == 1
     assert [k for k, _ in notes_of(home)].count("joined") == 1
-    assert "you won" in bob_home.inner_text("#my-games")
+    assert "You win" in bob_home.inner_text("#my-games")
     shot(bob_home, "bob-home")
     # The leaderboard has both of them, Bob above Alice, both still provisional.
     alice.goto(week.url + "/leaderboard")

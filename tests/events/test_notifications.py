@@ -169,8 +169,9 @@ def test_game_over_for_each_player_from_their_side(bingfa, clock):
     found = due(bingfa.load(game_id))
     assert [n.kind for n in found] == ["over", "over"]  # no turns once it is over
     over = {n.player: n for n in found}
-    assert over["P1"].text == f"Game {game_id} is over: you won by resignation."
-    assert over["P2"].text == f"Game {game_id} is over: you lost by resignation."
+    # in the game's own words (its text's end), from each player's side
+    assert over["P1"].text == f"Game {game_id} is over: You win. The other player resigned."
+    assert over["P2"].text == f"Game {game_id} is over: Blue wins — you lose. You resigned."
     assert over["P1"].id == over["P2"].id == f"over:{game_id}"
     assert over["P2"].url == f"/g/{game_id}/red" and over["P1"].at == "2025-03-01T11:05:00.000Z"
 
@@ -183,7 +184,9 @@ def test_an_agreed_draw_and_the_offer_before_it(bingfa, clock):
     assert offers[0].text == f"Blue offers a draw in game {game_id}."
     bingfa.draw(game_id, "red", "accept")
     over = [n for n in due(bingfa.load(game_id)) if n.kind == "over"]
-    assert {n.text for n in over} == {f"Game {game_id} is over: a draw by agreement."}
+    assert {n.text for n in over} == {
+        f"Game {game_id} is over: The game is a draw. Both players agreed to a draw."
+    }
 
 
 def test_one_player_in_both_seats_is_told_once_who_won(bingfa, clock):
@@ -193,7 +196,7 @@ def test_one_player_in_both_seats_is_told_once_who_won(bingfa, clock):
     assert due(bingfa.load(game_id)) == []  # their own join, their own turns
     bingfa.submit(game_id, "blue", {"type": "resign"})
     [over] = due(bingfa.load(game_id))
-    assert over.text == f"Game {game_id} is over: Red won by resignation."
+    assert over.text == f"Game {game_id} is over: Red wins. Blue resigned."
 
 
 # -- the follower on a real Redis --------------------------------------------------------------

@@ -39,6 +39,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from events.envelope import canonical
+from games.messages import render
 from replays.record import Record
 from replays.replay import replay_of
 from workers.ai import ADAPTERS
@@ -107,7 +108,8 @@ def assess_decision(rules: Any, decision: Decision, strength: Strength,
     kind = (view.get("decision") or {}).get("kind")
     entry: dict[str, Any] = {
         "step": decision.step, "seat": seat, "kind": command.get("type"),
-        "round": view.get("round"), "played": command, "played_text": describe(command),
+        "round": view.get("round"), "played": command,
+        "played_text": describe(rules, command, seat),
         "assessed": False, "forced": False, "best": None, "best_text": None,
         "chance": None, "best_chance": None, "played_chance": None,
         "loss": None, "class": None,
@@ -126,7 +128,7 @@ def assess_decision(rules: Any, decision: Decision, strength: Strength,
     loss = scoring.loss_points(found.best_value, found.played_value)
     forced = candidates is not None and len(candidates) <= 1
     entry.update(
-        assessed=True, forced=forced, best=found.best, best_text=describe(found.best),
+        assessed=True, forced=forced, best=found.best, best_text=describe(rules, found.best, seat),
         chance=round(found.best_value, 4), best_chance=round(found.best_value, 4),
         played_chance=round(found.played_value, 4), loss=round(loss, 2),
         **{"class": None if forced else scoring.classify(loss)},
@@ -208,40 +210,8 @@ def summarise(record: Record, rules: Any, entries: list[dict[str, Any]], strengt
 
 
 # -- words ---------------------------------------------------------------------------------
-def _words(name: str) -> str:
-    return name.replace("_", " ")
-
-
-def _play(play: dict[str, Any]) -> str:
-    name = _words(play.get("warlord", "?")).capitalize()
-    if play.get("from") and play.get("to"):
-        return f"{name} {play['from']} → {play['to']}"
-    if play.get("province"):
-        return f"{name} at {play['province']}"
-    return name
-
-
-def describe(command: dict[str, Any] | None) -> str:
-    """A command in a few words, for the list of decisions."""
+def describe(rules: Any, command: dict[str, Any] | None, seat: str | None = None) -> str:
+    """A command in words, as its game's text says it, for the list of decisions."""
     if not command:
         return "—"
-    kind = command.get("type")
-    if kind == "place":
-        cards = ", ".join(f"{p} {c}" for p, c in command.get("cards", {}).items())
-        plays = [_play(p) for p in command.get("warlords", ()) if p.get("warlord") != "double_six"]
-        return cards + (f"; {', '.join(plays)}" if plays else "")
-    if kind == "keep":
-        return "keep " + (", ".join(command.get("cards", ())) or "nothing")
-    if kind == "next_province":
-        return "next: " + ", ".join(command.get("provinces", ()))
-    if kind in ("choose_warlord", "extra_warlord"):
-        return "Warlord: " + _words(command.get("warlord", "?"))
-    if kind == "after_battles":
-        plays = [_play(p) for p in command.get("warlords", ())]
-        return "after the battles: " + (", ".join(plays) or "no Warlord")
-    if kind == "sources":
-        take = command.get("take", {})
-        return "armies from " + (", ".join(f"{p} {k}" for p, k in take.items()) or "the reserve")
-    if kind == "reinforce":
-        return f"reinforce with {command.get('card')}"
-    return _words(str(kind))
+    return render(rules.text.messages, rules.text.command(command, seat))

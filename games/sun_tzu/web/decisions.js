@@ -1,29 +1,8 @@
 // The decisions a seat answers, each drawn from ``view.decision``; the five-card placement
-// (click a card then a province, or keys: arrows between cards, Enter to pick, 1–5 to place).
-import { FRAMED, PROVINCES, WARLORDS, cap, cardName, clear, el, playText } from "./api.js";
-
-const THEIR_WORDS = {
-  choose_warlord: "choose a Warlord", extra_warlord: "choose an extra Warlord", place: "place their cards",
-  next_province: "choose where the next battle is fought", sources: "say where their armies come from",
-  after_battles: "play or pass a Warlord after the battles", keep: "choose the cards to keep",
-};
-const MY_WORDS = {
-  choose_warlord: "choose your Warlord", extra_warlord: "choose an extra Warlord", place: "place your five cards",
-  next_province: "choose where the next battle is fought", sources: "say where your armies come from",
-  after_battles: "play or pass a Warlord after the battles", keep: "choose the cards to keep",
-};
-const REACTIVE = ["counter_plague", "restraint", "plague_recycle", "minus_recycle"];
-const AFTER = ["remove", "reinforce", "manoeuvre"];
-
-export function turnText(game, me) {
-  if (game.outcome) return "The game is over.";
-  const open = Object.entries(game.seats).filter(([, s]) => !s.joined).map(([seat]) => cap(seat));
-  if (open.length) return `Waiting for ${open.join(" and ")} to take their seat.`;
-  const mine = me && game.pending[me];
-  if (mine) return `Your turn: ${MY_WORDS[mine] || mine}.`;
-  const waits = Object.entries(game.pending).map(([s, k]) => `${cap(s)} to ${THEIR_WORDS[k] || k}`);
-  return waits.length ? `Waiting for ${waits.join(" and ")}.` : "The game goes on…";
-}
+// (click a card then a province, or keys: arrows between cards, Enter to pick, 1–5 to place);
+// the seat's hand and the stand-alone exceptional reinforcement. ctx: see README.md.
+import { cap, clear, el } from "/static/api.js";
+import { AFTER, FRAMED, PROVINCES, REACTIVE, WARLORDS_OF, cardName, playText, warlordName, warlordText } from "./names.js";
 
 export function heldWarlords(view, me) {
   const p = view.players[me];
@@ -64,14 +43,26 @@ function nextFree(ctx) {
   return i < 0 ? 0 : i;
 }
 
-export function handNodes(ctx, placing) {
+// The seat's own hand (its panel's title and cards; buttons while it places): false when
+// there is none to show.
+export function renderHand(node, view, ctx) {
+  const me = ctx.me;
+  if (!(me && view && view.players[me]?.hand)) return false;
+  const placing = ctx.deciding && view.decision?.kind === "place";
+  clear(node, el("h2", { id: "hand-title" }, "Your hand"),
+    el("div", { id: "hand", class: "hand", role: "toolbar", "aria-label": "Your cards" }, handNodes(ctx, placing)));
+  node.setAttribute("aria-labelledby", "hand-title");
+  return true;
+}
+
+function handNodes(ctx, placing) {
   const hand = ctx.view.players[ctx.me].hand;
   const st = placing ? placement(ctx) : null;
   return hand.map((card, i) => {
-    if (!placing) return el("span", { class: `card ${ctx.me}`, "data-owner": ctx.me, "data-card": card }, cardName(card));
+    if (!placing) return el("span", { class: "card", "data-owner": ctx.me, "data-card": card }, cardName(card));
     const where = Object.keys(st.chosen).find((p) => st.chosen[p] === i);
     return el("button", {
-      type: "button", class: `card ${ctx.me}${where ? " used" : ""}${st.selected === i ? " selected" : ""}`,
+      type: "button", class: `card${where ? " used" : ""}${st.selected === i ? " selected" : ""}`,
       "data-owner": ctx.me, "data-card": card, "data-focus": `hand-${i}`, "data-index": i,
       "aria-pressed": st.selected === i ? "true" : "false",
       "aria-label": `${cardName(card)}${where ? `, placed in ${where}` : ""}`,
@@ -96,13 +87,15 @@ export function slotFor(ctx) {
     const label = chosen === undefined ? `Place here (${i + 1})` : `${cardName(hand[chosen])} — take back`;
     return btn(label, () => assign(ctx, province), {
       class: `slot${chosen === undefined ? "" : " filled"}`, "data-focus": `slot-${province}`,
+      "data-colour": chosen === undefined ? null : ctx.me,
       "data-slot": province, "aria-label": chosen === undefined ? `Place the picked card in ${province}` : `${province}: ${cardName(hand[chosen])}, take it back`,
     });
   };
 }
 
 // Keys 1–5 place the picked card; Escape drops the pick.
-export function placementKey(ctx, event) {
+export function onKey(event, ctx) {
+  if (!(ctx.deciding && ctx.view?.decision?.kind === "place")) return false;
   if (/^(INPUT|SELECT|TEXTAREA)$/.test(event.target.tagName)) return false;
   const st = placement(ctx);
   if (event.key === "Escape") { st.selected = null; ctx.rerender(); return true; }
@@ -164,7 +157,7 @@ function placePanel(ctx) {
 }
 
 function armControl(st, warlord) {
-  const [name, text] = WARLORDS.blue[warlord] || WARLORDS.red[warlord];
+  const [name, text] = [warlordName(warlord), warlordText(warlord)];
   const id = `arm-${warlord}`;
   if (warlord === "restraint") {
     return el("p", {}, el("label", { for: id }, `Arm ${name} in`), " ",
@@ -180,14 +173,14 @@ function armControl(st, warlord) {
 // ---- the other decisions ---------------------------------------------------------------
 function warlordPanel(ctx, extra) {
   const { view, me } = ctx;
-  const mine = WARLORDS[me];
+  const mine = WARLORDS_OF[me] || [];
   const kept = view.players[me].warlords || [];
-  const names = Object.keys(mine).filter((w) => !extra || (!kept.includes(w) && w !== "head_start"));
+  const names = mine.filter((w) => !extra || (!kept.includes(w) && w !== "head_start"));
   return [
     title(extra ? "War chariot: choose one more Warlord" : "Choose your Warlord"),
     el("p", {}, "Your choice stays secret until you play it."),
     el("div", { class: "choices" }, names.map((w) => btn(
-      [el("strong", {}, mine[w][0]), el("span", { class: "muted" }, mine[w][1])],
+      [el("strong", {}, warlordName(w)), el("span", { class: "muted" }, warlordText(w))],
       () => ctx.send({ type: extra ? "extra_warlord" : "choose_warlord", warlord: w }),
       { class: "choice", "data-warlord": w, "data-focus": `warlord-${w}` }))),
   ];
@@ -217,7 +210,7 @@ function keepPanel(ctx) {
     title(`Keep ${keep} of the cards you drew`),
     el("p", {}, "The others go to the bottom of your deck."),
     el("div", { class: "hand" }, drawn.map((card, i) => btn(cardName(card), () => toggle(i), {
-      class: `card ${ctx.me}${st.picked.includes(i) ? " selected" : ""}`, "data-owner": ctx.me, "data-card": card,
+      class: `card${st.picked.includes(i) ? " selected" : ""}`, "data-owner": ctx.me, "data-card": card,
       "data-keep": i, "data-focus": `keep-${i}`, "aria-pressed": st.picked.includes(i) ? "true" : "false" }))),
     btn(`Keep ${st.picked.length === keep ? st.picked.map((i) => cardName(drawn[i])).join(", ") : `(${st.picked.length} of ${keep} chosen)`}`,
       () => ctx.send({ type: "keep", cards: st.picked.map((i) => drawn[i]) }),
@@ -285,17 +278,20 @@ const PANELS = {
   next_province: nextProvincePanel, keep: keepPanel, sources: sourcesPanel, after_battles: afterPanel,
 };
 
+// The panel of the decision the seat owes (false: none to show).
 export function renderDecision(node, ctx) {
   const d = ctx.view?.decision;
-  node.dataset.kind = d ? d.kind : "";
-  node.hidden = !d;
-  if (!d) return clear(node);
+  if (!d) {
+    clear(node);
+    return false;
+  }
   const panel = PANELS[d.kind];
-  return clear(node, panel ? panel(ctx) : el("p", {}, `Decision: ${d.kind}`));
+  clear(node, panel ? panel(ctx) : el("p", {}, `Decision: ${d.kind}`));
+  return true;
 }
 
 // The stand-alone exceptional reinforcement (in "more").
-export function renderReinforce(node, ctx) {
+export function renderExtras(node, ctx) {
   const { view, me } = ctx;
   const spare = [...new Set(view.players[me].hand.filter((c) => !FRAMED.includes(c)))];
   if (!view.players[me].aside || !spare.length) {

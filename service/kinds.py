@@ -1,0 +1,137 @@
+"""The kinds of game this service offers, from each game package's catalogue.
+
+Nothing here knows a game: the default game is the registry's first, a new game's seats
+are its catalogue's, its options are checked against the catalogue's ``Option``s (a
+marshmallow schema derived from them), and the pages' forms and the seek summaries are
+written from the same options.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from marshmallow import RAISE, Schema, ValidationError, fields, validate
+
+import games
+from events.schemas import StrictBoolean
+from games.base import Catalogue, Option, RulesError
+
+
+def default_key() -> str:
+    """The game a request that names none is about: the registry's first."""
+    return next(iter(games.REGISTRY))
+
+
+def catalogue(key: str) -> Catalogue:
+    return games.get(key).catalogue
+
+
+def label(key: str, seat: str) -> str:
+    """A seat as players read it (its label); an unknown seat as it is written."""
+    rules = games.REGISTRY.get(key)
+    for info in getattr(getattr(rules, "catalogue", None), "seats", ()):
+        if info.id == seat:
+            return info.label
+    return seat
+
+
+def human_seats(key: str) -> dict[str, str]:
+    """Every seat of the game played by a person: a new game's seats when none are given."""
+    return {seat.id: "human" for seat in catalogue(key).seats}
+
+
+def said(words: list[str], last: str = "or") -> str:
+    """["a", "b", "c"] as "a, b or c"."""
+    if len(words) < 2:
+        return "".join(words)
+    return f"{', '.join(words[:-1])} {last} {words[-1]}"
+
+
+# -- as the API gives it -------------------------------------------------------------------
+def option_json(option: Option) -> dict[str, Any]:
+    return {
+        "name": option.name,
+        "kind": option.kind,
+        "label": option.label,
+        "default": option.default,
+        "choices": [{"value": value, "label": text} for value, text in option.choices],
+        "help": option.help,
+    }
+
+
+def kind_json(key: str) -> dict[str, Any]:
+    """A game's catalogue as plain JSON (``GET /api/kinds``)."""
+    cat = catalogue(key)
+    return {
+        "key": key,
+        "title": cat.title,
+        "summary": cat.summary,
+        "seats": [{"id": s.id, "label": s.label, "colour": s.colour} for s in cat.seats],
+        "options": [option_json(o) for o in cat.options],
+    }
+
+
+def kinds_json() -> list[dict[str, Any]]:
+    return [kind_json(key) for key in games.REGISTRY]
+
+
+# -- options: a schema derived from the catalogue ------------------------------------------
+def options_schema(key: str) -> Schema:
+    """The marshmallow schema of the game's options: each a choice among its values or a
+    boolean, nothing else."""
+    made: dict[str, Any] = {}
+    for option in catalogue(key).options:
+        if option.kind == "bool":
+            error = f"the {option.name} option is true or false"
+            made[option.name] = StrictBoolean(error_messages={"invalid": error})
+        else:
+            values = [value for value, _ in option.choices]
+            words = said([str(v) for v in values])
+            error = f"the {option.name} must be {words}, not {{input!r}}"
+            made[option.name] = fields.Raw(validate=validate.OneOf(values, error=error))
+    return Schema.from_dict(made, name=f"Options_{key}")(unknown=RAISE)
+
+
+def check_options(key: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The options as given, or ``RulesError`` with a sentence that says what is wrong."""
+    try:
+        options_schema(key).load(dict(options))
+    except ValidationError as error:
+        messages = error.normalized_messages()
+        names = [o.name for o in catalogue(key).options]
+        for name, problems in sorted(messages.items()):
+            if name not in names:
+                title = catalogue(key).title
+                raise RulesError(f"{title} has no option {name!r}; use "
+                                 f"{said(names, 'and') or 'none'}") from None  # fmt: skip
+            raise RulesError(problems[0]) from None
+    return dict(options)
+
+
+def options_words(key: str, options: Mapping[str, Any]) -> list[str]:
+    """The options in a few words ("Standard", "events" or "no events"), defaults shown."""
+    words = []
+    for option in catalogue(key).options:
+        value = options.get(option.name, option.default)
+        name = option.name.replace("_", " ")
+        if option.kind == "bool":
+            words.append(name if value else f"no {name}")
+        else:
+            words.append(str(value).replace("_", " ").capitalize())
+    return words
+
+
+def options_description() -> str:
+    """The ``options`` field of a new game, for the API's documentation."""
+    parts = []
+    for key in games.REGISTRY:
+        each = []
+        for o in catalogue(key).options:
+            if o.kind == "bool":
+                each.append(f"{o.name} (true or false, default {str(o.default).lower()})")
+            else:
+                values = said([str(v) for v, _ in o.choices])
+                each.append(f"{o.name} ({values}, default {o.default})")
+        parts.append(f"{key}: {', '.join(each) or 'none'}")
+    return "the game's options (GET /api/kinds): " + "; ".join(parts)

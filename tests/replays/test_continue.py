@@ -21,7 +21,6 @@ from replays.record import record_of
 from replays.replay import replay_of
 from replays.verify import verify
 from service.app import create_app
-from workers.ai import ADAPTERS
 
 
 @pytest.fixture(scope="module")
@@ -141,7 +140,7 @@ def test_a_seat_continues_from_what_it_saw_and_plays_to_the_end(app, client, rep
     # the re-deal is the new game's chance: re-derived from the revealed seed and nonces
     revealed = record.events[-1].payload
     rng = rng_for(revealed["seed"], revealed["nonces"], len(events))
-    dealt = ADAPTERS["sun-tzu"].determinize(then, seat, rng)
+    dealt = RULES.knowledge.determinize(then, seat, rng)
     assert RULES.dump_state(dealt) == events[-1].payload["state"]
 
 

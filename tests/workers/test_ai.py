@@ -118,7 +118,7 @@ class TimeUp(Exception):
 def test_a_search_cut_short_by_the_time_limit_plays_its_best_so_far(monkeypatch, after):
     state, seat = next((s, seat) for s, seat in play_random_game(4)
                        if RULES.pending(s)[seat] == "place")  # fmt: skip
-    adapter = ai.ADAPTERS["sun-tzu"]
+    adapter = RULES.ai
     calls = {"n": 0}
     real = adapter.determinize
 

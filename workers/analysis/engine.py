@@ -203,8 +203,8 @@ def summarise(record: Record, rules: Any, entries: list[dict[str, Any]], strengt
 
 
 # -- words ---------------------------------------------------------------------------------
-# TEXT: ``describe`` and ``_play`` tell the first game's commands (Warlords, provinces,
-# cards; Double six left unsaid) in English; the game's text part (``rules.text.command``)
+# TEXT: ``describe`` and ``_play`` tell one game's commands in English, with that game's
+# names (and which of its plays go unsaid); the game's text part (``rules.text.command``)
 # must take over, and these go.
 def _words(name: str) -> str:
     return name.replace("_", " ")

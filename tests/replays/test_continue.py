@@ -170,7 +170,7 @@ def first_step(replay, test) -> int:
         ("step past the end", 422, "is not in this replay"),
         ("game over", 422, "the game is over at step"),
         ("nobody decides", 422, "nobody has a decision to make"),
-        ("mid-battle", 422, "cannot be rebuilt"),
+        ("mid-battle", 422, "cannot be rebuilt from what blue saw there"),
         ("unknown seat", 422, "no seat 'green'"),
         ("unknown level", 422, "no AI level 'godlike'"),
         ("not a number", 422, "step"),
@@ -208,6 +208,9 @@ def test_refusals_say_why_and_write_nothing(app, client, replay, case, status, w
     text = str(problem.get("detail")) + str(problem.get("errors", ""))
     assert words in text, problem
     assert sorted(store.game_ids()) == before
+    if case == "mid-battle":  # the refusal names the next step that can be continued from
+        later = int(text.split("; step ")[1].split()[0])
+        assert later > body["step"] and continue_as(client, replay_id, later, "blue")
 
 
 def test_a_continued_game_is_archived_like_any_other(app, client, replay):

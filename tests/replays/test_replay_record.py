@@ -131,6 +131,21 @@ def test_replay_gives_the_state_after_any_step(finished):
     assert replay_of(record) is replay_of(record)  # folded once
 
 
+def test_a_game_without_knowledge_has_no_full_perspective(finished):
+    _, _, record = finished
+
+    class WithoutKnowledge:
+        def __getattr__(self, name):
+            if name == "knowledge":
+                raise AttributeError(name)
+            return getattr(RULES, name)
+
+    replay = replay_of(record, {"sun-tzu": WithoutKnowledge()})
+    assert replay.perspectives == ("blue", "red", "spectator")
+    with pytest.raises(BadStep, match="no perspective 'full'"):
+        replay.view_at(3, "full")
+
+
 @pytest.mark.parametrize(("step", "perspective"), [(-1, "blue"), (10**6, "blue"), (3, "green")])
 def test_replay_refuses_steps_and_perspectives_it_does_not_have(record, step, perspective):
     with pytest.raises(BadStep):

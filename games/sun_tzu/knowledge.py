@@ -121,9 +121,14 @@ def _drawn(view: dict[str, Any]) -> tuple[str, ...]:
     return tuple(decision.get("drawn", ())) if decision.get("kind") == "keep" else ()
 
 
-def _by_seat(values: dict[str, Any]) -> tuple:
-    """A view's ``{seat: value}`` as the state's pair (seat order)."""
-    return tuple(values[s] for s in SEATS)
+FIRST, SECOND = SEATS  # a state's pairs are in this order
+
+
+def _pair(values: dict[str, Any], key: str | None = None) -> tuple:
+    """A view's ``{seat: value}`` (or ``{seat: {key: value}}``) as the state's pair."""
+    if key is None:
+        return (values[FIRST], values[SECOND])
+    return (values[FIRST][key], values[SECOND][key])
 
 
 # ---------------------------------------------------------------------------------------
@@ -149,16 +154,18 @@ def _public(st: State, view: dict[str, Any]) -> None:
     st.variant, st.events_on = view["variant"], view["events"]
     st.round, st.phase, st.score = view["round"], view["phase"], view["score"]
     st.displays = tuple(tuple(p["display"]) for p in provinces)
-    st.armies = tuple(_by_seat(p["armies"]) for p in provinces)
-    st.markers = tuple(_by_seat(p["markers"]) for p in provinces)
-    st.reserve = tuple(players[s]["reserve"] for s in SEATS)
-    st.aside = tuple(players[s]["aside"] for s in SEATS)
-    st.gone = tuple(tuple(players[s]["discarded"]) for s in SEATS)
-    st.spent = tuple(tuple(players[s]["warlords_played"]) for s in SEATS)
+    st.armies = tuple([_pair(p["armies"]) for p in provinces])
+    st.markers = tuple([_pair(p["markers"]) for p in provinces])
+    st.reserve = _pair(players, "reserve")
+    st.aside = _pair(players, "aside")
+    st.gone = (tuple(players[FIRST]["discarded"]), tuple(players[SECOND]["discarded"]))
+    st.spent = (tuple(players[FIRST]["warlords_played"]),
+                tuple(players[SECOND]["warlords_played"]))  # fmt: skip
     st.privilege = None if view["privilege"] is None else SEATS.index(view["privilege"])
     st.fought = tuple(PROVINCE_INDEX[p] for p in view["fought"])
     st.current = None if view["current"] is None else PROVINCE_INDEX[view["current"]]
-    st.extra = tuple(int(pending.get(s) == "extra_warlord") for s in SEATS)
+    st.extra = (int(pending.get(FIRST) == "extra_warlord"),
+                int(pending.get(SECOND) == "extra_warlord"))  # fmt: skip
 
 
 def _event_deck(st: State, view: dict[str, Any], rng: Any) -> None:

@@ -1,12 +1,15 @@
 """How strong and how quick the AI levels are, at their default budgets.
 
-    python -m bench.ai [--games N] [--jobs J] [--seed S] [--quick]
+    python -m bench.ai [--games N] [--jobs J] [--seed S] [--quick] [--game KEY]
+                       [--option name=value ...]
 
 Strength: the pairings hard–random, hard–easy, medium–easy and hard–medium, each ``--games``
-games (default 200; ``--quick`` 4) of standard Sun Tzu with event cards, through
-``workers.tournament``: seats alternated, so each level is blue in half the games, and games
-2k and 2k + 1 share a seed (the same deal, once from each seat). A game's score counts a draw
-as half a win; the interval is the 95% Wilson score interval.
+games (default 200; ``--quick`` 4) of ``--game`` (default: the first registered game) with
+the ``--option``s given (the game's defaults for the rest; the timings below were measured
+with ``--option events=true``), through ``workers.tournament``: seats alternated, so each
+level has the first seat in half the games, and games 2k and 2k + 1 share a seed (the same
+deal, once from each seat). A game's score counts a draw as half a win; the interval is the
+95% Wilson score interval.
 
 Speed: the seconds of every ``choose_command`` of hard and of medium, measured with
 ``time.process_time`` around the call (CPU time: the time on one core of its own, however
@@ -37,13 +40,14 @@ import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from rich.console import Console
 
+from service import tool_args
 from workers import tournament
 from workers.ai import LEVELS
 
-OPTIONS = {"variant": "standard", "events": True}
 PAIRINGS = [("hard", "random"), ("hard", "easy"), ("medium", "easy"), ("hard", "medium")]
 TIMED = ["hard", "medium"]
 WIN_GOALS = {("hard", "random"): 0.95, ("hard", "easy"): 0.75}
@@ -84,8 +88,11 @@ def measure(
     jobs: int,
     seed: int = 1,
     console: Console | None = None,
+    game: str | None = None,
+    options: dict[str, Any] | None = None,
 ) -> Outcome:
-    """Play the timed games in this process, then the rest on ``jobs`` processes."""
+    """Play the timed games (of ``game`` with ``options``: default the first registered game
+    with its default options) in this process, then the rest on ``jobs`` processes."""
     console = console or Console(stderr=True)
     missing: dict[str, str] = {}
     playable = []
@@ -102,11 +109,13 @@ def measure(
             missing[f"{level}_move_p95_seconds"] = f"no games of level {level!r}"
     first = list(dict.fromkeys(m for ms in per_level.values() for m in ms))
     start = time.perf_counter()
-    played = tournament.run(first, OPTIONS, jobs=1, console=console, description="timed games")
+    played = tournament.run(first, options, jobs=1, console=console,
+                            description="timed games", game=game)  # fmt: skip
     done = dict(zip(first, played, strict=True))
     middle = time.perf_counter()
     rest = [m for m in matches if m not in done]
-    done.update(zip(rest, tournament.run(rest, OPTIONS, jobs=jobs, console=console), strict=True))
+    others = tournament.run(rest, options, jobs=jobs, console=console, game=game)
+    done.update(zip(rest, others, strict=True))
     seconds = (middle - start, time.perf_counter() - middle)
     p95, decisions = {}, {}
     for level, ms in per_level.items():
@@ -163,6 +172,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--quick", action="store_true", help="4 games per pairing, 2 timed")
+    tool_args.add_game_arguments(parser)
     # For the tests: other pairings ("a:b,c:d") and timed levels ("x,y").
     parser.add_argument("--pairings", help=argparse.SUPPRESS)
     parser.add_argument("--timed", help=argparse.SUPPRESS)
@@ -173,10 +183,16 @@ def main(argv: list[str] | None = None) -> None:
         [tuple(p.split(":", 1)) for p in args.pairings.split(",")] if args.pairings else PAIRINGS
     )
     timed = args.timed.split(",") if args.timed else TIMED
+    try:
+        rules = tool_args.rules_of(args.game)
+        options = tool_args.parse_options(rules, args.option)
+    except tool_args.ToolArgError as error:
+        parser.error(str(error))
 
     load_before = os.getloadavg()[0]
     start = time.perf_counter()
-    outcome = measure(pairings, games, timed, timed_games, args.jobs, args.seed)
+    outcome = measure(pairings, games, timed, timed_games, args.jobs, args.seed,
+                      game=rules.key, options=options)  # fmt: skip
     wall = time.perf_counter() - start
 
     out = Console(width=100)
@@ -186,7 +202,8 @@ def main(argv: list[str] | None = None) -> None:
     if outcome.results:
         tournament.report(outcome.results, levels, out, args.jobs, think=False)
     print(
-        f"games: {games} per pairing (seats alternated), {OPTIONS}, seed {args.seed}, "
+        f"games: {games} per pairing (seats alternated) of {rules.key}, "
+        f"{tool_args.options_text(rules, options)}, seed {args.seed}, "
         f"default budgets, {args.jobs} process(es) for the untimed games"
     )
     for level, (n, g) in outcome.decisions.items():

@@ -1,11 +1,14 @@
 """Replays: verifying a record, the state at a step, and analysing a whole game.
 
     python -m bench.replays [--games N] [--analyse K] [--steps S] [--seed X] [--quick]
+                            [--game KEY] [--option name=value ...]
 
-Games: ``--games`` (default 6; ``--quick`` 2) standard Sun Tzu games with event cards,
+Games: ``--games`` (default 6; ``--quick`` 2) games of ``--game`` (default: the first
+registered game) with the ``--option``s given (the game's defaults for the rest; the
+figure in ``workers.analysis.DEFAULT``'s note was measured with ``--option events=true``),
 played through the write path (``service.usecases.Bingfa`` over an ``InMemoryEventStore``)
-by the easy AI on both seats (it plays whole games, to round 9 or a knockout, as people
-do; random play ends early more often), then made into records (``replays.record``).
+by the easy AI on both seats (it plays whole games to their natural end, as people do;
+random play ends early more often), then made into records (``replays.record``).
 
 * ``verify_ms``: ``replays.verify.verify(record)`` of a finished game (hash chain, seed and
   nonce commitments, header, a re-run of the deal and every command), the mean over the
@@ -34,29 +37,31 @@ import random
 import statistics
 import time
 from collections.abc import Sequence
+from typing import Any
 
-import games
 from events.projector import load
 from events.store import InMemoryEventStore
 from replays.record import Record, record_of
 from replays.replay import Replay
 from replays.verify import verify
+from service import tool_args
 from service.usecases import Bingfa
 from workers.ai import choose_command
 from workers.analysis import DEFAULT, analyse
 
-OPTIONS = {"variant": "standard", "events": True}
-RULES = games.get("sun-tzu")
 
-
-def play_games(n: int, seed: int) -> list[Record]:
-    """``n`` finished games of the easy AI against itself, as records."""
+def play_games(n: int, seed: int, rules: Any = None,
+               options: dict[str, Any] | None = None) -> list[Record]:  # fmt: skip
+    """``n`` finished games (of ``rules``, default the first registered game, with
+    ``options``) of the easy AI against itself, as records."""
+    rules = rules or tool_args.rules_of(tool_args.default_game())
     counter = itertools.count()
     app = Bingfa(InMemoryEventStore(), token=lambda size: f"{next(counter):0{size * 2}x}")
     out = []
     for g in range(n):
-        game_id = app.create_game("sun-tzu", OPTIONS, {"blue": "human", "red": "human"})
-        for seat in ("blue", "red"):
+        game_id = app.create_game(rules.key, dict(options or {}),
+                                  dict.fromkeys(rules.seats, "human"))  # fmt: skip
+        for seat in rules.seats:
             app.join(game_id, seat, player=f"bench-{seat}")
         rng = random.Random(seed * 1000 + g)
         while True:
@@ -64,7 +69,7 @@ def play_games(n: int, seed: int) -> list[Record]:
             if not game.pending:
                 break
             seat = sorted(game.pending)[rng.randrange(len(game.pending))]
-            app.submit(game_id, seat, choose_command(RULES, game.state, seat, "easy", rng))
+            app.submit(game_id, seat, choose_command(rules, game.state, seat, "easy", rng))
         out.append(record_of(app.store, game_id))
     return out
 
@@ -119,18 +124,25 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--steps", type=int, default=None)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--quick", action="store_true", help="2 games, 50 steps, 1 analysis")
+    tool_args.add_game_arguments(parser)
     args = parser.parse_args(argv)
+    try:
+        rules = tool_args.rules_of(args.game)
+        options = tool_args.parse_options(rules, args.option)
+    except tool_args.ToolArgError as error:
+        parser.error(str(error))
     n_games = args.games or (2 if args.quick else 6)
     n_analyse = args.analyse or (1 if args.quick else 3)
     n_steps = args.steps or (50 if args.quick else 200)
 
     started = time.perf_counter()
-    records = play_games(n_games, args.seed)
+    records = play_games(n_games, args.seed, rules, options)
     events = [len(r.events) for r in records]
-    rounds = [r.header["outcome"].get("round") for r in records]
+    rounds = [r.header["outcome"].get("round") for r in records]  # when the game has rounds
     took = time.perf_counter() - started
     mean_decisions = statistics.mean(map(decisions, records))
-    print(f"{n_games} games of easy vs easy ({OPTIONS}) in {took:.1f} s: "
+    played = f"{rules.key}, {tool_args.options_text(rules, options)}"
+    print(f"{n_games} games of easy vs easy ({played}) in {took:.1f} s: "
           f"{statistics.mean(events):.0f} events a game (min {min(events)}, max {max(events)}), "
           f"ended in rounds {rounds}, {mean_decisions:.0f} decisions a game")  # fmt: skip
     verify_ms = time_verify(records)

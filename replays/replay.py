@@ -4,7 +4,8 @@
     view_at(record, n, perspective) -> dict    that state as a perspective sees it:
         a seat ("blue", "red"): ``rules.view(state, seat)``, what the seat saw then;
         "spectator": ``rules.view(state, None)``;
-        "full": everything (the game is over: nothing is secret any more).
+        "full": everything (the game is over: nothing is secret any more), as the game's
+        knowledge documents it: ``rules.knowledge.full_view(state)``.
     replay_of(record) -> Replay                the folded record (cached; see below)
 
 ``n`` runs from 0 (nothing has happened) to ``len(record.events)`` (the end). System
@@ -43,20 +44,6 @@ class BadStep(ValueError):
     """A step or a perspective the record does not have (the message says which it has)."""
 
 
-def jsonable(value: Any) -> Any:
-    """A value made of dicts, lists, strings, numbers, booleans and None."""
-    if isinstance(value, Mapping):
-        return {str(k): jsonable(v) for k, v in value.items()}
-    if isinstance(value, list | tuple | set | frozenset):
-        items = [jsonable(v) for v in value]
-        return sorted(items, key=repr) if isinstance(value, set | frozenset) else items
-    if value is None or isinstance(value, str | int | float | bool):
-        return value
-    if hasattr(value, "__dict__"):
-        return jsonable(vars(value))
-    return repr(value)
-
-
 class Replay:
     """A record folded once: ``state_at(n)`` and ``view_at(n, perspective)``."""
 
@@ -89,7 +76,10 @@ class Replay:
 
     @property
     def perspectives(self) -> tuple[str, ...]:
-        return (*self.rules.seats, SPECTATOR, FULL)
+        """The seats, a spectator, and everything (when the game's package says what that
+        is: its ``knowledge.full_view``)."""
+        full = (FULL,) if getattr(self.rules, "knowledge", None) is not None else ()
+        return (*self.rules.seats, SPECTATOR, *full)
 
     def state_at(self, n: int) -> Any:
         if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= self.length:
@@ -114,7 +104,7 @@ class Replay:
         if perspective == SPECTATOR:
             return self.rules.view(state, None)
         if perspective == FULL:
-            return {"state": jsonable(state), "notation": self.rules.dump_state(state)}
+            return self.rules.knowledge.full_view(state)
         return self.rules.view(state, perspective)
 
 

@@ -1,9 +1,9 @@
 """The ``bingfa`` command line.
 
-    bingfa selfplay [--game sun-tzu] [-n 1000] [--seed 1] [--variant standard] [--events]
-                    [--blue random] [--red random]
-    bingfa tournament [--levels random,easy,medium,hard] [--games 20] [--jobs N] [--seed 1]
-                      [--variant standard] [--events]     (AI levels against each other)
+    bingfa selfplay [--game KEY] [-n 1000] [--seed 1] [--option name=value ...]
+                    [--seat seat=policy ...]
+    bingfa tournament [--game KEY] [--levels random,easy,medium,hard] [--games 20] [--jobs N]
+                      [--seed 1] [--option name=value ...]   (AI levels against each other)
     bingfa rebuild [--partitions 16]     (REDIS_URL: the event store's Redis)
     bingfa up [--data ./data] [--port 8000]   (every Procfile process; Ctrl-C stops them)
     bingfa verify <file.jsonl | replay id>   (audit a record; exit 0 if it holds, 1 if not)
@@ -11,7 +11,9 @@
     bingfa archive --all | <game id> ...     (finished games into the replay store)
 
 A policy is a name from ``games.playout.POLICIES`` or ``module:function`` with the
-signature ``(rules, state, seat, rng) -> command``.
+signature ``(rules, state, seat, rng) -> command``. ``--game`` defaults to the first
+registered game; ``--option`` values are read as JSON when they are JSON, else as text, and
+checked by the game's rules (``service.tool_args``).
 """
 
 from __future__ import annotations
@@ -37,8 +39,8 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
-import games
 from games.playout import POLICIES, Policy, play
+from service import tool_args
 
 
 def load_policy(spec: str) -> Policy:
@@ -56,18 +58,17 @@ def load_policy(spec: str) -> Policy:
 
 def selfplay(args: argparse.Namespace, console: Console) -> int:
     try:
-        rules = games.get(args.game)
-    except KeyError as error:
-        console.print(f"[red]{error.args[0]}[/red]")
+        rules = tool_args.rules_of(args.game)
+        options = tool_args.parse_options(rules, args.option)
+        specs = tool_args.parse_seats(rules, args.seat, default="random")
+    except tool_args.ToolArgError as error:
+        console.print(f"[red]{escape(str(error))}[/red]", soft_wrap=True)
         return 2
-    options = {"variant": args.variant, "events": args.events}
-    policies = {
-        seat: load_policy(spec)
-        for seat, spec in zip(rules.seats, (args.blue, args.red), strict=True)
-    }
+    policies = {seat: load_policy(spec) for seat, spec in specs.items()}
     wins: Counter[str] = Counter()
     reasons: Counter[str] = Counter()
-    rounds = length = 0
+    rounds: int | None = 0
+    length = 0
     with Progress(
         "[progress.description]{task.description}",
         BarColumn(),
@@ -81,16 +82,18 @@ def selfplay(args: argparse.Namespace, console: Console) -> int:
             game = play(rules, options, random.Random(f"{args.seed}:{i}"), policies)
             wins[game.outcome["winner"] or "draw"] += 1
             reasons[game.outcome["reason"]] += 1
-            rounds += getattr(game.state, "round", 0)
+            round_ = rules.view(game.state, None).get("round")  # for a game that has rounds
+            rounds = None if rounds is None or round_ is None else rounds + round_
             length += len(game.events)
             progress.advance(task)
     n = args.games
-    events = "events on" if args.events else "events off"
     console.print(
-        f"{n} games of {rules.key} ({args.variant}, {events}), seed {args.seed}", soft_wrap=True
+        f"{n} games of {rules.key} ({tool_args.options_text(rules, options)}), seed {args.seed}",
+        soft_wrap=True,
     )
-    seats = zip(rules.seats, (args.blue, args.red), strict=True)
-    console.print("policies: " + ", ".join(f"{s} = {spec}" for s, spec in seats), soft_wrap=True)
+    console.print(
+        "policies: " + ", ".join(f"{s} = {spec}" for s, spec in specs.items()), soft_wrap=True
+    )
     table = Table("result", "games", "rate")
     for who in (*rules.seats, "draw"):
         table.add_row(
@@ -101,7 +104,8 @@ def selfplay(args: argparse.Namespace, console: Console) -> int:
     for reason, count in reasons.most_common():
         ends.add_row(reason, str(count), f"{count / n:.1%}")
     console.print(ends)
-    console.print(f"average length: {rounds / n:.2f} rounds, {length / n:.1f} events")
+    in_rounds = "" if rounds is None else f"{rounds / n:.2f} rounds, "
+    console.print(f"average length: {in_rounds}{length / n:.1f} events")
     return 0
 
 
@@ -113,14 +117,18 @@ def tournament(args: argparse.Namespace, console: Console) -> int:
     if unknown := [level for level in levels if level not in ai.LEVELS]:
         console.print(f"[red]no AI level {', '.join(unknown)}; the levels: {', '.join(ai.LEVELS)}")
         return 2
-    options = {"variant": args.variant, "events": args.events}
+    try:
+        rules = tool_args.rules_of(args.game)
+        options = tool_args.parse_options(rules, args.option)
+    except tool_args.ToolArgError as error:
+        console.print(f"[red]{escape(str(error))}[/red]", soft_wrap=True)
+        return 2
     matches = tourney.schedule(tourney.all_pairings(levels), args.games, args.seed)
     jobs = args.jobs or os.cpu_count() or 1
-    results = tourney.run(matches, options, jobs=jobs, console=console)
-    events = "events on" if args.events else "events off"
+    results = tourney.run(matches, options, jobs=jobs, console=console, game=rules.key)
     console.print(
-        f"{len(results)} games ({args.games} per pairing, seats alternated), {args.variant}, "
-        f"{events}, seed {args.seed}",
+        f"{len(results)} games of {rules.key} ({args.games} per pairing, seats alternated), "
+        f"{tool_args.options_text(rules, options)}, seed {args.seed}",
         soft_wrap=True,
     )
     tourney.report(results, list(dict.fromkeys(levels)), console, jobs)
@@ -468,20 +476,15 @@ def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="bingfa", description="Bingfa command line")
     sub = top.add_subparsers(dest="command", required=True)
     sp = sub.add_parser("selfplay", help="play games between policies and summarise them")
-    sp.add_argument("--game", default="sun-tzu")
+    tool_args.add_game_arguments(sp, seats="a policy (random or module:function; random)")
     sp.add_argument("-n", "--games", type=int, default=1000)
     sp.add_argument("--seed", type=int, default=1)
-    sp.add_argument("--variant", default="standard", choices=["standard", "beginner"])
-    sp.add_argument("--events", action=argparse.BooleanOptionalAction, default=True)
-    sp.add_argument("--blue", default="random", help="policy for the first seat")
-    sp.add_argument("--red", default="random", help="policy for the second seat")
     tp = sub.add_parser("tournament", help="play AI levels against each other, with statistics")
     tp.add_argument("--levels", help="comma-separated AI levels (default: all of them)")
     tp.add_argument("-n", "--games", type=int, default=20, help="games per pairing (20)")
     tp.add_argument("--jobs", type=int, help="processes (default: one per core)")
     tp.add_argument("--seed", type=int, default=1)
-    tp.add_argument("--variant", default="standard", choices=["standard", "beginner"])
-    tp.add_argument("--events", action=argparse.BooleanOptionalAction, default=True)
+    tool_args.add_game_arguments(tp)
     rb = sub.add_parser("rebuild", help="delete every read model and rebuild it from the streams")
     rb.add_argument(
         "--partitions", type=int, help="partitions of the event store (BINGFA_PARTITIONS, 16)"

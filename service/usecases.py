@@ -378,8 +378,6 @@ class Bingfa(OffBoard):
         human's nonce in it (see ``_opening``). Refuses, with a sentence and writing
         nothing, a step the record does not have, a step where the game is over or where
         nobody has a decision to make, and a position the seat's view cannot rebuild."""
-        import random
-
         from replays.replay import BadStep, replay_of
 
         key = record.header.get("game")
@@ -404,12 +402,15 @@ class Bingfa(OffBoard):
             raise Invalid(f"at step {step} nobody has a decision to make (the rules are "
                              f"playing on by themselves){hint}")  # fmt: skip
         view = rules.view(state, seat)
-        adapter = self._adapter(rules)
-        if rules.view(adapter.determinize(view, seat, random.Random(0)), seat) != view:
-            raise Invalid(f"the position at step {step} is in the middle of a battle and "
-                             f"cannot be rebuilt from what {seat} saw; choose a step "
-                             "where a player places, keeps cards, names a province or "
-                             "plays a Warlord")  # fmt: skip
+        knowledge = self._knowledge(rules)
+        if not self._rebuilds(rules, knowledge, state, seat):
+            later = next((n for n in range(step + 1, replay.length + 1)
+                          if rules.pending(replay.state_at(n))
+                          and self._rebuilds(rules, knowledge, replay.state_at(n), seat)),
+                         None)  # fmt: skip
+            hint = f"; step {later} is the next where it can be" if later else ""
+            raise Invalid(f"the position at step {step} cannot be rebuilt from what {seat} "
+                          f"saw there (part of it was not in {seat}'s view){hint}")  # fmt: skip
         opponent = next(s for s in rules.seats if s != seat)
         seats = {seat: "human", opponent: f"ai:{level}"}
         created_with = record.events[0].payload
@@ -443,15 +444,25 @@ class Bingfa(OffBoard):
         if raw is None:
             raise NotFound(f"game {game.game_id!r} has lost the position it continues from")
         position = json.loads(raw)
-        state = self._adapter(game.rules).determinize(position["view"], position["seat"], rng)
+        state = self._knowledge(game.rules).determinize(position["view"], position["seat"], rng)
         return [{"type": "position_set", "visible_to": "server",
                  "state": game.rules.dump_state(state)}]  # fmt: skip
 
     @staticmethod
-    def _adapter(rules: Any) -> Any:
-        from workers import ai  # pure: determinize samples a position from a seat's view
+    def _knowledge(rules: Any) -> Any:
+        """The game's knowledge (``games.base.Knowledge``): its ``determinize`` samples a
+        position from a seat's view."""
+        knowledge = getattr(rules, "knowledge", None)
+        if knowledge is None:
+            raise Invalid(f"{rules.name} games cannot be continued from a replay: the game "
+                          "cannot rebuild a position from what a seat saw")  # fmt: skip
+        return knowledge
 
-        adapter = ai.ADAPTERS.get(rules.key)
-        if adapter is None:
-            raise Invalid(f"{rules.name} games cannot be continued from a replay")
-        return adapter
+    @staticmethod
+    def _rebuilds(rules: Any, knowledge: Any, state: Any, seat: str) -> bool:
+        """Whether ``seat``'s view of ``state`` is all a position sampled from it needs: the
+        sample shows the seat exactly that view again."""
+        import random
+
+        view = rules.view(state, seat)
+        return rules.view(knowledge.determinize(view, seat, random.Random(0)), seat) == view

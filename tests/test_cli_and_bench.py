@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+import games
 from bench import rules as bench_rules
 from service import cli
 
@@ -22,26 +23,52 @@ def test_selfplay_prints_win_rates_lengths_and_endings(capsys):
 
 
 def test_selfplay_is_reproducible_for_a_seed(capsys):
-    cli.main(["selfplay", "-n", "6", "--seed", "9", "--variant", "beginner", "--no-events"])
+    argv = ["selfplay", "-n", "6", "--seed", "9", "--option", "variant=beginner",
+            "--option", "events=false"]  # fmt: skip
+    cli.main(argv)
     first = capsys.readouterr().out
-    cli.main(["selfplay", "-n", "6", "--seed", "9", "--variant", "beginner", "--no-events"])
+    assert "6 games of sun-tzu (options variant=beginner, events=false), seed 9" in first
+    cli.main(argv)
     assert capsys.readouterr().out == first
+
+
+def test_selfplay_plays_the_options_given(capsys):
+    cli.main(["selfplay", "-n", "4", "--seed", "2", "--option", "events=true"])
+    with_events = capsys.readouterr().out
+    cli.main(["selfplay", "-n", "4", "--seed", "2"])
+    default = capsys.readouterr().out
+    # every option's value is said, from the game's catalogue (the defaults filled in)
+    assert "(options variant=standard, events=false)" in default
+    assert "(options variant=standard, events=true)" in with_events
+    assert with_events.split("\n", 1)[1] != default.split("\n", 1)[1]  # other games
 
 
 def test_selfplay_accepts_a_policy_given_as_module_function(capsys):
     policy = "games.playout:random_policy"
-    assert cli.main(["selfplay", "-n", "3", "--blue", policy]) == 0
-    assert "blue = games.playout:random_policy" in capsys.readouterr().out
+    assert cli.main(["selfplay", "-n", "3", "--seat", f"blue={policy}"]) == 0
+    assert "blue = games.playout:random_policy, red = random" in capsys.readouterr().out
 
 
 def test_selfplay_refuses_an_unknown_policy_with_a_sentence():
     with pytest.raises(SystemExit, match="unknown policy 'clever'"):
-        cli.main(["selfplay", "-n", "1", "--red", "clever"])
+        cli.main(["selfplay", "-n", "1", "--seat", "red=clever"])
 
 
-def test_selfplay_refuses_an_unknown_game(capsys):
-    assert cli.main(["selfplay", "--game", "chess"]) == 2
-    assert "there is no game called 'chess'" in capsys.readouterr().out
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["--game", "chess"], "there is no game called 'chess'"),
+        (["--option", "variant=huge"], "the variant must be standard or beginner, not 'huge'"),
+        (["--option", "colour=green"], "has no option 'colour'"),
+        (["--option", "events"], "write an option as name=value, not 'events'"),
+        (["--option", "events=true", "--option", "events=false"], "'events' is given twice"),
+        (["--seat", "green=random"], "no seat 'green'; the seats are blue, red"),
+    ],
+)
+def test_selfplay_refuses_a_game_option_or_seat_it_cannot_play_with_a_sentence(capsys, argv,
+                                                                               words):  # fmt: skip
+    assert cli.main(["selfplay", "-n", "1", *argv]) == 2
+    assert words in capsys.readouterr().out.replace("\n", " ")
 
 
 def test_bench_prints_its_figures_last(capsys):
@@ -51,3 +78,14 @@ def test_bench_prints_its_figures_last(capsys):
     assert re.fullmatch(r"events_per_game: \d+\.\d", last[1])
     assert re.fullmatch(r"bytes_per_game: \d+ B", last[2])
     assert float(last[1].split()[1]) > 50
+
+
+def test_bench_replays_plays_the_game_and_options_given():
+    from bench import replays as bench_replays
+
+    rules = games.get("sun-tzu")
+    (record,) = bench_replays.play_games(1, 3, rules, {"variant": "beginner"})
+    assert record.header["game"] == "sun-tzu"
+    assert record.events[0].payload["options"] == {"variant": "beginner"}
+    with pytest.raises(SystemExit):  # refused before anything is played
+        bench_replays.main(["--quick", "--option", "variant=huge"])

@@ -3,7 +3,8 @@
 Pure apart from the pool and the progress bar: no Celery, no Redis, no store. Used by
 ``bingfa tournament`` and ``bench.ai``.
 
-- ``play_game`` plays one game through ``games.playout.play``; each seat's decisions come
+- ``play_game`` plays one game (of ``game``, a key of ``games.REGISTRY``; default: the
+  first registered game) through ``games.playout.play``; each seat's decisions come
   from ``workers.ai.choose_command`` with that seat's level and a random stream of its own
   (derived from the game's seed and the seat), the game's chance from a third stream.
   Every ``choose_command`` is timed with ``time.process_time``: the CPU time of this
@@ -46,9 +47,7 @@ from games.playout import play
 from workers.ai import LEVELS, choose_command
 from workers.ai.search import Budget
 
-GAME = "sun-tzu"
 Z95 = 1.959963984540054  # the two-sided 95% quantile of the normal distribution
-SEATS = ("blue", "red")
 
 
 # Games ------------------------------------------------------------------------------------
@@ -56,13 +55,14 @@ SEATS = ("blue", "red")
 
 @dataclass(frozen=True)
 class Match:
-    """One scheduled game: level ``a`` against level ``b``; ``index`` counts in the pairing."""
+    """One scheduled game: level ``a`` against level ``b``, ``a`` in the game's first seat
+    when ``a_first`` (else in the second); ``index`` counts in the pairing."""
 
     a: str
     b: str
     index: int
     seed: int
-    a_is_blue: bool
+    a_first: bool
 
     @property
     def pairing(self) -> tuple[str, str]:
@@ -75,12 +75,13 @@ class Result:
 
     ``winner`` is the winning level's name (None for a draw); ``think`` maps each level to the
     seconds of each of its ``choose_command`` calls (one list if both seats play one level).
+    ``first_seat`` is the game's first seat (``a`` had it when ``a_first``).
     """
 
     a: str
     b: str
     seed: int
-    a_is_blue: bool
+    a_first: bool
     winner: str | None
     winner_seat: str | None
     score: float
@@ -88,6 +89,8 @@ class Result:
     decisions: int
     think: dict[str, list[float]] = field(default_factory=dict)
     index: int = 0
+    game: str = ""
+    first_seat: str = ""
 
 
 def derive_seed(*parts: Any) -> int:
@@ -96,15 +99,22 @@ def derive_seed(*parts: Any) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
+def default_game() -> str:
+    """The first registered game: the one played unless another is named."""
+    return next(iter(games.REGISTRY))
+
+
 def play_game(
     level_a: str,
     level_b: str,
     seed: int,
-    a_is_blue: bool,
+    a_first: bool,
     options: Mapping[str, Any] | None = None,
     budget: Budget | None = None,
+    game: str | None = None,
 ) -> Result:
-    """Play one game of ``level_a`` against ``level_b``; ``a_is_blue`` gives ``a`` the blue seat.
+    """Play one game of ``game`` (default: the first registered), ``level_a`` against
+    ``level_b``; ``a_first`` gives ``a`` the first seat, else the second.
 
     The game's chance comes from ``Random(seed)``; each seat's AI gets
     ``Random(f"{seed}:ai:{seat}")``. So the opening deal depends on the seed alone (the
@@ -115,9 +125,9 @@ def play_game(
         if level not in LEVELS:
             known = ", ".join(LEVELS)
             raise ValueError(f"there is no AI level {level!r}; the levels are: {known}")
-    rules = games.get(GAME)
-    blue, red = (level_a, level_b) if a_is_blue else (level_b, level_a)
-    level_of = {"blue": blue, "red": red}
+    rules = games.get(game or default_game())
+    first, second = rules.seats  # a two-player game
+    level_of = {first: level_a, second: level_b} if a_first else {first: level_b, second: level_a}
     think: dict[str, list[float]] = {level_a: [], level_b: []}
 
     def policy_for(seat: str) -> Callable[..., dict[str, Any]]:
@@ -135,25 +145,28 @@ def play_game(
 
         return policy
 
-    game = play(rules, dict(options or {}), random.Random(seed), {s: policy_for(s) for s in SEATS})
-    outcome = game.outcome or {}
+    policies = {s: policy_for(s) for s in rules.seats}
+    played = play(rules, dict(options or {}), random.Random(seed), policies)
+    outcome = played.outcome or {}
     winner_seat = outcome.get("winner")
     if winner_seat is None:
         score, winner = 0.5, None
     else:
         winner = level_of[winner_seat]
-        score = 1.0 if (winner_seat == "blue") == a_is_blue else 0.0
+        score = 1.0 if (winner_seat == first) == a_first else 0.0
     return Result(
         a=level_a,
         b=level_b,
         seed=seed,
-        a_is_blue=a_is_blue,
+        a_first=a_first,
         winner=winner,
         winner_seat=winner_seat,
         score=score,
         reason=str(outcome.get("reason")),
-        decisions=len(game.commands),
+        decisions=len(played.commands),
         think=think,
+        game=rules.key,
+        first_seat=first,
     )
 
 
@@ -171,8 +184,8 @@ def all_pairings(levels: Sequence[str]) -> list[tuple[str, str]]:
 def schedule(
     pairings: Iterable[tuple[str, str]], games_per_pairing: int, seed: int = 1
 ) -> list[Match]:
-    """``games_per_pairing`` games per pairing, seats alternated: ``a`` is blue in the even
-    games (so in exactly half of them when the number is even, one more when odd). Games
+    """``games_per_pairing`` games per pairing, seats alternated: ``a`` has the first seat in
+    the even games (so in exactly half of them when the number is even, one more when odd). Games
     ``2k`` and ``2k + 1`` share a seed: the same deal, once from each seat. The games of
     the pairings are interleaved so a partial run covers every pairing."""
     per_pairing = [
@@ -185,8 +198,9 @@ def schedule(
     return [games_[i] for i in range(games_per_pairing) for games_ in per_pairing]
 
 
-def _play_match(match: Match, options: Mapping[str, Any], budget: Budget | None) -> Result:
-    result = play_game(match.a, match.b, match.seed, match.a_is_blue, options, budget)
+def _play_match(match: Match, options: Mapping[str, Any], budget: Budget | None,
+                game: str | None) -> Result:  # fmt: skip
+    result = play_game(match.a, match.b, match.seed, match.a_first, options, budget, game)
     result.index = match.index
     return result
 
@@ -198,8 +212,10 @@ def run(
     jobs: int | None = None,
     console: Console | None = None,
     description: str = "tournament",
+    game: str | None = None,
 ) -> list[Result]:
-    """Play every match and return the results in the order of ``matches``.
+    """Play every match (of ``game``, default the first registered) and return the results
+    in the order of ``matches``.
 
     ``jobs`` processes (default ``os.cpu_count()``); with one job, or one match, the games
     are played in this process (no pool), which is also how to time moves without contention.
@@ -218,13 +234,13 @@ def run(
         task = progress.add_task(description, total=len(matches))
         if jobs == 1 or len(matches) <= 1:
             for i, match in enumerate(matches):
-                results[i] = _play_match(match, options, budget)
+                results[i] = _play_match(match, options, budget, game)
                 progress.advance(task)
         else:
             pool = ProcessPoolExecutor(max_workers=min(jobs, len(matches)))
             try:
                 pending: dict[Future, int] = {
-                    pool.submit(_play_match, match, options, budget): i
+                    pool.submit(_play_match, match, options, budget, game): i
                     for i, match in enumerate(matches)
                 }
                 while pending:
@@ -273,9 +289,10 @@ class Tally:
     wins: int = 0
     draws: int = 0
     losses: int = 0
-    a_blue: int = 0  # games where a had the blue seat
-    blue_wins: int = 0
+    a_first: int = 0  # games where a had the first seat
+    first_wins: int = 0  # games the first seat won
     reasons: dict[str, int] = field(default_factory=dict)
+    first_seat: str = ""  # the game's first seat
 
     @property
     def games(self) -> int:
@@ -302,15 +319,15 @@ def tally(results: Iterable[Result]) -> dict[tuple[str, str], Tally]:
     """Per pairing (in the order first met): wins, draws and losses of ``a`` against ``b``."""
     out: dict[tuple[str, str], Tally] = {}
     for r in results:
-        t = out.setdefault((r.a, r.b), Tally(r.a, r.b))
+        t = out.setdefault((r.a, r.b), Tally(r.a, r.b, first_seat=r.first_seat))
         if r.score == 1.0:
             t.wins += 1
         elif r.score == 0.0:
             t.losses += 1
         else:
             t.draws += 1
-        t.a_blue += r.a_is_blue
-        t.blue_wins += r.winner_seat == "blue"
+        t.a_first += r.a_first
+        t.first_wins += r.winner_seat is not None and r.winner_seat == r.first_seat
         t.reasons[r.reason] = t.reasons.get(r.reason, 0) + 1
     return out
 
@@ -405,7 +422,8 @@ def _oriented(tallies: Mapping[tuple[str, str], Tally], row: str, col: str) -> T
     t = tallies.get((col, row))
     if t is None:
         return None
-    return Tally(row, col, t.losses, t.draws, t.wins, t.games - t.a_blue, t.blue_wins, t.reasons)
+    return Tally(row, col, t.losses, t.draws, t.wins, t.games - t.a_first, t.first_wins,
+                 t.reasons, t.first_seat)  # fmt: skip
 
 
 def pairing_table(tallies: Mapping[tuple[str, str], Tally]) -> Table:
@@ -459,9 +477,10 @@ def report(
     console.print("Score of the row level against the column level (draws count half), "
                   "95% Wilson interval below:", soft_wrap=True)  # fmt: skip
     console.print(crosstable(tallies, levels))
-    blue = ", ".join(f"{t.a_blue} of {t.games}" for t in tallies.values())
-    console.print(f"Win rates per pairing, from a's side (a had the blue seat in {blue}):",
-                  soft_wrap=True)  # fmt: skip
+    first = ", ".join(f"{t.a_first} of {t.games}" for t in tallies.values())
+    seat = next((t.first_seat for t in tallies.values() if t.first_seat), "first")
+    console.print(f"Win rates per pairing, from a's side (a had the first seat, {seat}, in "
+                  f"{first}):", soft_wrap=True)  # fmt: skip
     console.print(pairing_table(tallies))
     if any(a != b for a, b in tallies):
         elo, anchor = bradley_terry(tallies.values())

@@ -8,7 +8,9 @@ from typing import Any
 
 from games.sun_tzu import commands, components, flow, moves, notation, schema
 from games.sun_tzu import view as views
+from games.sun_tzu.ai import AI
 from games.sun_tzu.catalogue import CATALOGUE
+from games.sun_tzu.knowledge import KNOWLEDGE
 from games.sun_tzu.state import EVENT_TYPES, State, apply_in_place, evolve
 from games.sun_tzu.text import TEXT
 
@@ -41,6 +43,11 @@ class SunTzu:
     redact = staticmethod(views.redact)
     legal = staticmethod(moves.legal)
     random_command = staticmethod(moves.random_command)
+
+    # The other parts of the package (games.base.Rules): what a seat knows (determinize,
+    # full_view) and what the generic AI search needs, with the easy level's policy.
+    knowledge = KNOWLEDGE
+    ai = AI
 
     @staticmethod
     def fold(events: Iterable[dict[str, Any]], state: State | None = None) -> State:

@@ -21,7 +21,6 @@ from replays.record import record_of
 from replays.replay import replay_of
 from replays.verify import verify
 from service.app import create_app
-from workers.ai import ADAPTERS
 
 
 @pytest.fixture(scope="module")
@@ -142,7 +141,7 @@ def test_a_seat_continues_from_what_it_saw_and_plays_to_the_end(app, client, rep
     revealed = record.events[-1].payload
     rng = rng_for(revealed["seed"], revealed["nonces"], len(events),
                   generator_of(record.events[0].payload))  # fmt: skip
-    dealt = ADAPTERS["sun-tzu"].determinize(then, seat, rng)
+    dealt = RULES.knowledge.determinize(then, seat, rng)
     assert RULES.dump_state(dealt) == events[-1].payload["state"]
 
 
@@ -172,7 +171,7 @@ def first_step(replay, test) -> int:
         ("step past the end", 422, "is not in this replay"),
         ("game over", 422, "the game is over at step"),
         ("nobody decides", 422, "nobody has a decision to make"),
-        ("mid-battle", 422, "cannot be rebuilt"),
+        ("mid-battle", 422, "cannot be rebuilt from what blue saw there"),
         ("unknown seat", 422, "no seat 'green'"),
         ("unknown level", 422, "no AI level 'godlike'"),
         ("not a number", 422, "step"),
@@ -210,6 +209,9 @@ def test_refusals_say_why_and_write_nothing(app, client, replay, case, status, w
     text = str(problem.get("detail")) + str(problem.get("errors", ""))
     assert words in text, problem
     assert sorted(store.game_ids()) == before
+    if case == "mid-battle":  # the refusal names the next step that can be continued from
+        later = int(text.split("; step ")[1].split()[0])
+        assert later > body["step"] and continue_as(client, replay_id, later, "blue")
 
 
 def test_a_continued_game_is_archived_like_any_other(app, client, replay):

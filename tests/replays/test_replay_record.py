@@ -124,9 +124,26 @@ def test_replay_gives_the_state_after_any_step(finished):
     assert blue == RULES.view(state_at(record, mid), "blue")
     assert view_at(record, mid, "red")["players"]["blue"]["hand"] is None  # hidden then
     full = view_at(record, mid, "full")
+    assert full == RULES.knowledge.full_view(state_at(record, mid))  # the game's own
     assert full["notation"] == RULES.dump_state(state_at(record, mid))
-    assert full["state"]["decks"][0]  # everything, decks included
+    assert full["players"]["blue"]["deck"]  # everything, decks included
+    assert full["players"]["red"]["hand"] == list(state_at(record, mid).hands[1])
     assert replay_of(record) is replay_of(record)  # folded once
+
+
+def test_a_game_without_knowledge_has_no_full_perspective(finished):
+    _, _, record = finished
+
+    class WithoutKnowledge:
+        def __getattr__(self, name):
+            if name == "knowledge":
+                raise AttributeError(name)
+            return getattr(RULES, name)
+
+    replay = replay_of(record, {"sun-tzu": WithoutKnowledge()})
+    assert replay.perspectives == ("blue", "red", "spectator")
+    with pytest.raises(BadStep, match="no perspective 'full'"):
+        replay.view_at(3, "full")
 
 
 @pytest.mark.parametrize(("step", "perspective"), [(-1, "blue"), (10**6, "blue"), (3, "green")])

@@ -118,7 +118,7 @@ class TimeUp(Exception):
 def test_a_search_cut_short_by_the_time_limit_plays_its_best_so_far(monkeypatch, after):
     state, seat = next((s, seat) for s, seat in play_random_game(4)
                        if RULES.pending(s)[seat] == "place")  # fmt: skip
-    adapter = ai.ADAPTERS["sun-tzu"]
+    adapter = RULES.ai
     calls = {"n": 0}
     real = adapter.determinize
 
@@ -135,3 +135,29 @@ def test_a_search_cut_short_by_the_time_limit_plays_its_best_so_far(monkeypatch,
     assert calls["n"] == after + 2  # it stopped there, far short of hard's 1200 iterations
     with pytest.raises(TimeUp):  # without the interrupt named, the exception goes through
         ai.choose_command(RULES, state, seat, "hard", random.Random(1))
+
+
+class Without:
+    """The rules of a game whose package lacks some of its parts."""
+
+    def __init__(self, rules, *missing):
+        self._rules, self._missing = rules, missing
+
+    def __getattr__(self, name):
+        if name in self._missing:
+            raise AttributeError(name)
+        return getattr(self._rules, name)
+
+
+def test_a_game_without_ai_parts_has_the_random_level_only():
+    state = dealt()
+    seat = next(iter(RULES.pending(state)))
+    plain = Without(RULES, "ai")
+    command = ai.choose_command(plain, state, seat, "random", random.Random(3))
+    assert command == ai.choose_command(RULES, state, seat, "random", random.Random(3))
+    for level in ("easy", "medium", "hard"):
+        with pytest.raises(ValueError, match="Sun Tzu has no AI beyond the random level"):
+            ai.choose_command(plain, state, seat, level, random.Random(3))
+    with pytest.raises(ValueError, match="no knowledge to rebuild a position"):
+        ai.choose_command(Without(RULES, "ai", "knowledge"), state, seat, "random",
+                          random.Random(3))  # fmt: skip

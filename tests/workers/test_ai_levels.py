@@ -13,7 +13,6 @@ import games
 from games.playout import play
 from games.sun_tzu.components import FRAMED
 from workers import ai
-from workers.ai import sun_tzu_knowledge as knowledge
 from workers.ai.search import Budget
 
 RULES = games.get("sun-tzu")
@@ -120,29 +119,6 @@ def test_what_the_seat_cannot_see_does_not_change_its_decision(seed):
             b = ai.choose_command(RULES, twin, seat, level, random.Random(9), budget)
             assert a == b, level
     assert checked >= 2
-
-
-@pytest.mark.parametrize("options", [{}, {"variant": "beginner"}, {"events": True}])
-def test_samples_agree_with_everything_the_seat_has_seen(options):
-    checked = Counter()
-    for i, (state, seat) in enumerate(decision_points(11, options)):
-        view = RULES.view(state, seat)
-        sample = knowledge.determinize(view, seat, random.Random(i))
-        assert RULES.view(sample, seat) == view
-        checked[view["decision"]["kind"]] += 1
-    assert {"choose_warlord", "place", "keep"} <= set(checked) or options
-
-
-def test_the_unseen_cards_are_exactly_the_opponents_hidden_cards():
-    for state, seat in decision_points(4):
-        opp = 1 - RULES.seats.index(seat)
-        view = RULES.view(state, seat)
-        slots = knowledge.hidden_slots(view, RULES.seats[opp])
-        face_down = [state.placed[opp][p] for p in slots]
-        hidden = Counter(face_down)
-        for part in (state.hands, state.decks, state.burned, state.drawn):
-            hidden += Counter(part[opp])
-        assert knowledge.unseen_cards(view, seat) == hidden
 
 
 def test_a_tiny_budget_still_gives_a_legal_command():

@@ -302,3 +302,17 @@ def test_the_analysis_store_on_a_real_redis(redis_client):
     assert (done.status, done.done, done.total) == ("done", 2, 2)
     assert done.result == {"decisions": [{"step": 1}, {"step": 2}]}
     assert not analyses.request("g1") and not analyses.start("g1")
+
+
+def test_a_game_without_ai_parts_has_its_decisions_listed_not_judged(record):
+    class WithoutAi:
+        def __getattr__(self, name):
+            if name == "ai":
+                raise AttributeError(name)
+            return getattr(RULES, name)
+
+    _, decisions = engine.decisions_of(record)
+    entries = [engine.assess_decision(WithoutAi(), d, QUICK, 0) for d in decisions[:12]]
+    assert entries and not any(e["assessed"] for e in entries)
+    assert [e["played"] for e in entries] == [d.command for d in decisions[:12]]
+    assert any(engine.assess_decision(RULES, d, QUICK, 0)["assessed"] for d in decisions[:12])

@@ -121,15 +121,15 @@ def test_seats_are_alternated_exactly(games):
     assert len(matches) == 3 * games
     for pairing in pairings:
         mine = [m for m in matches if m.pairing == pairing]
-        assert [m.a_is_blue for m in mine] == [True, False] * (games // 2)
+        assert [m.a_first for m in mine] == [True, False] * (games // 2)
         # each deal twice, once from each seat; different deals otherwise
         assert [m.seed for m in mine[::2]] == [m.seed for m in mine[1::2]]
         assert len({m.seed for m in mine}) == games // 2
 
 
-def test_an_odd_number_of_games_gives_the_first_level_blue_once_more():
+def test_an_odd_number_of_games_gives_the_first_level_the_first_seat_once_more():
     matches = tournament.schedule([("random", "easy")], 5)
-    assert Counter(m.a_is_blue for m in matches) == {True: 3, False: 2}
+    assert Counter(m.a_first for m in matches) == {True: 3, False: 2}
 
 
 def test_the_schedule_is_the_same_for_a_seed_and_differs_between_seeds():
@@ -189,13 +189,14 @@ def test_an_unknown_level_is_refused():
 def test_a_tiny_tournament_adds_up(jobs):
     matches = tournament.schedule([("random", "random")], 6, seed=3)
     results = tournament.run(matches, OPTIONS, jobs=jobs)
-    assert [(r.seed, r.a_is_blue, r.index) for r in results] == [
-        (m.seed, m.a_is_blue, m.index) for m in matches
+    assert [(r.seed, r.a_first, r.index) for r in results] == [
+        (m.seed, m.a_first, m.index) for m in matches
     ]
     tallies = tournament.tally(results)
     t = tallies[("random", "random")]
     assert t.wins + t.losses + t.draws == t.games == 6
-    assert t.a_blue == 3
+    assert t.a_first == 3
+    assert t.first_seat == "blue" and t.first_wins == sum(r.winner_seat == "blue" for r in results)
     assert sum(t.reasons.values()) == 6
 
 
@@ -219,9 +220,13 @@ def test_the_crosstable_mirrors_each_pairing():
 
 
 def test_cli_tournament_prints_the_table_the_intervals_and_the_elo(capsys):
-    assert cli.main(["tournament", "--levels", "random", "--games", "4", "--jobs", "1"]) == 0
+    argv = ["tournament", "--levels", "random", "--games", "4", "--jobs", "1",
+            "--option", "variant=standard", "--option", "events=true"]  # fmt: skip
+    assert cli.main(argv) == 0
     out = capsys.readouterr().out
-    assert "4 games (4 per pairing, seats alternated), standard, events on, seed 1" in out
+    assert ("4 games of sun-tzu (4 per pairing, seats alternated), options variant=standard, "
+            "events=true, seed 1") in out  # fmt: skip
+    assert "a had the first seat, blue, in 2 of 4" in out
     assert "random vs random" in out
     assert "95% CI" in out
     assert re.search(r"\d\.\d\d–\d\.\d\d", out)  # an interval
@@ -230,7 +235,7 @@ def test_cli_tournament_prints_the_table_the_intervals_and_the_elo(capsys):
 
 def test_cli_tournament_fits_elo_for_two_levels(capsys):
     levels = "random," + FAST_LEVEL
-    argv = ["tournament", "--levels", levels, "-n", "2", "--jobs", "2", "--no-events"]
+    argv = ["tournament", "--levels", levels, "-n", "2", "--jobs", "2"]
     assert cli.main(argv) == 0
     out = capsys.readouterr().out
     if levels != "random,random":
@@ -240,6 +245,13 @@ def test_cli_tournament_fits_elo_for_two_levels(capsys):
 def test_cli_tournament_refuses_an_unknown_level(capsys):
     assert cli.main(["tournament", "--levels", "random,clever"]) == 2
     assert "no AI level clever" in capsys.readouterr().out
+
+
+def test_cli_tournament_refuses_an_unknown_game_or_option(capsys):
+    assert cli.main(["tournament", "--levels", "random", "--game", "go"]) == 2
+    assert "there is no game called 'go'" in capsys.readouterr().out
+    assert cli.main(["tournament", "--levels", "random", "--option", "events=maybe"]) == 2
+    assert "the events option is true or false" in capsys.readouterr().out
 
 
 def test_bench_prints_its_figures_last(capsys):
@@ -268,4 +280,4 @@ def test_bench_times_the_first_games_of_each_level_in_one_process():
     chosen = bench_ai.timed_matches(matches, ["hard", "medium"], 3)
     assert [m.pairing for m in chosen["hard"]] == [("hard", "random")] * 3
     assert [m.pairing for m in chosen["medium"]] == [("medium", "easy")] * 3
-    assert [m.a_is_blue for m in chosen["hard"]] == [True, False, True]
+    assert [m.a_first for m in chosen["hard"]] == [True, False, True]

@@ -7,9 +7,11 @@ for a time cap only). The task in ``workers.tasks`` loads the game, calls
 Honesty: ``choose_command`` turns the position into the seat's view first and the levels
 get only that view, so no level can see the opponent's hand or the deck order.
 
-Levels: ``random`` (uniform over legal answers), ``easy`` (rules of thumb, one decision at
-a time, no lookahead), ``medium`` and ``hard`` (information-set MCTS, ``workers.ai.search``, with
-smaller and bigger iteration budgets).
+Levels: ``random`` (uniform over legal answers), ``easy`` (the game's rules of thumb, one
+decision at a time, no lookahead: ``rules.ai.heuristic``), ``medium`` and ``hard``
+(information-set MCTS, ``workers.ai.search``, over the game's AI parts ``rules.ai``, with
+smaller and bigger iteration budgets). Every level rebuilds positions from the view with the
+game's own knowledge (``rules.knowledge.determinize``); nothing here names a game.
 """
 
 from __future__ import annotations
@@ -21,11 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 from events.envelope import canonical
-from workers.ai import sun_tzu
-from workers.ai.search import Adapter, Budget, search
-
-# The AI adapter of each game (the search itself is game-agnostic).
-ADAPTERS: dict[str, Any] = {"sun-tzu": sun_tzu.ADAPTER}
+from workers.ai.search import Budget, search
 
 # Iteration budgets, so that a move is reproducible from its seed. Measured as CPU time on
 # one core over whole games against easy: a medium placement takes p50 0.28 s / p95 0.44 s,
@@ -42,33 +40,45 @@ def _random(rules: Any, view: dict[str, Any], seat: str, rng: random.Random,
             budget: Budget | None) -> dict[str, Any] | None:  # fmt: skip
     """A uniformly random answer to whatever the seat owes (the rules define "random").
     The rules draw it from a position; any position consistent with the view will do, as
-    a random answer depends only on the seat's own cards and the board. The sample is drawn
-    from its own fixed stream, so ``rng`` gives the same answers as it always did."""
-    stand_in = _adapter(rules).determinize(view, seat, random.Random(0))
+    a random answer depends only on the seat's own position and the public one. The sample
+    is drawn from its own fixed stream, so ``rng`` gives the same answers as it always did."""
+    stand_in = _knowledge(rules).determinize(view, seat, random.Random(0))
     return rules.random_command(stand_in, seat, rng)
 
 
 def _easy(rules: Any, view: dict[str, Any], seat: str, rng: random.Random,
           budget: Budget | None) -> dict[str, Any] | None:  # fmt: skip
-    return sun_tzu.easy(rules, view, seat, rng)
+    return _ai(rules).heuristic(view, seat, rng)
 
 
 def _searcher(default: Budget) -> Chooser:
     def choose(rules: Any, view: dict[str, Any], seat: str, rng: random.Random,
                budget: Budget | None) -> dict[str, Any] | None:  # fmt: skip
-        adapter = _adapter(rules)
-        if not adapter.searchable(view, seat):
-            return adapter.fallback(adapter.determinize(view, seat, rng), seat, rng)
-        return search(rules, adapter, view, seat, rng, budget or default)
+        parts = _ai(rules)
+        if not parts.searchable(view, seat):
+            return parts.fallback(parts.determinize(view, seat, rng), seat, rng)
+        return search(rules, parts, view, seat, rng, budget or default)
 
     return choose
 
 
-def _adapter(rules: Any) -> Adapter:
-    try:
-        return ADAPTERS[rules.key]
-    except KeyError:
-        raise ValueError(f"there is no AI for {rules.key!r} beyond the random level") from None
+def _ai(rules: Any) -> Any:
+    """The game's AI parts (``games.base.AiParts``), or a ``ValueError`` that says so."""
+    parts = getattr(rules, "ai", None)
+    if parts is None:
+        raise ValueError(f"{rules.name} has no AI beyond the random level (its package "
+                         "supplies no AI parts)")  # fmt: skip
+    return parts
+
+
+def _knowledge(rules: Any) -> Any:
+    """The game's knowledge (``games.base.Knowledge``): even a random answer is drawn from a
+    position, and the AI only ever has a view to rebuild one from."""
+    parts = getattr(rules, "knowledge", None)
+    if parts is None:
+        raise ValueError(f"{rules.name} has no AI: its package supplies no knowledge to "
+                         "rebuild a position from what a seat sees")  # fmt: skip
+    return parts
 
 
 BUDGETS: dict[str, Budget] = {"medium": MEDIUM, "hard": HARD}  # the searching levels

@@ -7,13 +7,13 @@ iteration:
 1. samples a full position consistent with the view (``adapter.determinize``);
 2. walks down the tree. At each node every seat that owes a decision picks its action
    from its own statistics (decoupled UCT, Lanctot et al. 2013), all before any of them is
-   applied, so a secret simultaneous choice (Sun Tzu's placement) is never made knowing
-   the other's. A seat's actions depend on its cards, which differ between samples, so
-   each action counts how often it was available and UCB uses that count (the
-   "subset-armed bandit" of the paper);
+   applied, so a secret simultaneous choice (cards placed face down at once, say) is
+   never made knowing the other's. A seat's actions depend on its cards, which differ
+   between samples, so each action counts how often it was available and UCB uses that
+   count (the "subset-armed bandit" of the paper);
 3. below the tree, plays on with the adapter's cheap policy until ``adapter.horizon``
-   (Sun Tzu: the end of the current set of rounds) and scores the position with
-   ``adapter.evaluate``, a win probability for the searching seat.
+   (the game's choice: the end of the current set of rounds, say) and scores the
+   position with ``adapter.evaluate``, a win probability for the searching seat.
 
 At a simultaneous root the answer is drawn from the mixed strategy the visit counts give
 (after dropping rarely visited actions), so the AI cannot be read; elsewhere the most
@@ -45,7 +45,8 @@ class Budget:
 
 
 class Adapter(Protocol):
-    """What the search needs to know of one game beyond its rules."""
+    """What the search needs to know of one game beyond its rules: the part of a game's AI
+    parts (``games.base.AiParts``, ``rules.ai``) it uses."""
 
     def searchable(self, view: dict[str, Any], seat: Seat) -> bool: ...
     def determinize(self, view: dict[str, Any], seat: Seat, rng: Any) -> Any: ...

@@ -13,16 +13,17 @@ from it with the played command among the candidates and reports:
 * ``played_chance``: its chance with the decision it made;
 * ``loss`` = best − played in points, and its class (``workers.analysis.scoring``).
 
-Which decisions are assessed: placements with the search's own candidates (the AI's
-placements, plus the one played); the other decisions the search can start from (keep,
-next province, choose a Warlord, after the battles) with the legal answers as the
-candidates (next province: each single province, plus the order played) — the AI answers
-those by rules of thumb in play, the analysis searches them anyway, with a smaller budget.
-Not assessed (``assessed: false``, no loss, no class): the decisions owed mid-battle (army
-sources, an extra Warlord: the view does not hold the battle in progress, so no position
-can be rebuilt from it), stand-alone reinforcements and resignations. A decision with one
-possible answer is assessed for its chance but marked ``forced`` and left out of the
-accuracy.
+Which decisions are assessed is the game's to say (``rules.ai.assessable``): those whose
+position can be rebuilt from the view, answered by the command they owe. The decisions the
+AI searches in play (``rules.ai.searchable``) are judged among the search's own candidates
+(plus the one played); the others among the answers the game lists
+(``rules.ai.alternatives``, the rule of thumb's first, the played one too) — the AI
+answers those by rules of thumb in play, the analysis searches them anyway, with a smaller
+budget (``Strength``: ``place`` is the searched decisions', ``other`` the others'). Not
+assessed (``assessed: false``, no loss, no class): everything else (a position the view
+does not hold, a stand-alone command), and every decision of a game without AI parts. A
+decision with one possible answer is assessed for its chance but marked ``forced`` and
+left out of the accuracy.
 
 Deterministic: each decision has its own random stream, derived from ``seed``, the step
 and the seat only, so the same record and seed give the same analysis, and a record that
@@ -42,22 +43,19 @@ from events.envelope import canonical
 from games.messages import render
 from replays.record import Record
 from replays.replay import replay_of
-from workers.ai import ADAPTERS
-from workers.ai import sun_tzu_knowledge as knowledge
 from workers.ai.search import Assessment, Budget, assess
 from workers.analysis import scoring
 
 VERSION = 1
-# The decisions of each game the search can start from (a position rebuilt from the view).
-SEARCHED = {"sun-tzu": knowledge.PLAYABLE}
-MAX_OTHER_CANDIDATES = 12  # a non-placement decision's answers searched (the played one too)
+MAX_OTHER_CANDIDATES = 12  # answers searched for a decision not searched in play (played too)
 PLURAL = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
 
 
 @dataclass(frozen=True)
 class Strength:
     """Playouts per decision: the search phase and the fresh evaluation of the best and
-    the played command (each), for placements and for the other decisions."""
+    the played command (each), for the decisions the AI searches in play (``place``, the
+    name kept from the first game: it is in stored analyses) and for the others."""
 
     place: int
     place_evaluations: int
@@ -65,9 +63,10 @@ class Strength:
     other_evaluations: int
 
 
-# The default strength. A full game (9 rounds: 18 placements, ≈ 48 other decisions) took
-# 32.7 CPU s on one core (python -m bench.replays --quick; the goal is ≤ 60 s). A placement's
-# loss then varies by about ±3 points between seeds (±4 at half the playouts).
+# The default strength. A full game of bench.replays (18 searched decisions, ≈ 48 others)
+# took 32.7 CPU s on one core (python -m bench.replays --quick; the goal is ≤ 60 s). A
+# searched decision's loss then varies by about ±3 points between seeds (±4 at half the
+# playouts).
 DEFAULT = Strength(place=600, place_evaluations=200, other=60, other_evaluations=40)
 # For tests: quick and rough.
 QUICK = Strength(place=12, place_evaluations=6, other=4, other_evaluations=4)
@@ -105,7 +104,6 @@ def assess_decision(rules: Any, decision: Decision, strength: Strength,
                     seed: int) -> dict[str, Any]:  # fmt: skip
     """The entry of one decision (see the module docstring), from its view alone."""
     view, seat, command = decision.view, decision.seat, decision.command
-    kind = (view.get("decision") or {}).get("kind")
     entry: dict[str, Any] = {
         "step": decision.step, "seat": seat, "kind": command.get("type"),
         "round": view.get("round"), "played": command,
@@ -114,15 +112,15 @@ def assess_decision(rules: Any, decision: Decision, strength: Strength,
         "chance": None, "best_chance": None, "played_chance": None,
         "loss": None, "class": None,
     }  # fmt: skip
-    adapter = ADAPTERS.get(rules.key)
-    if adapter is None or kind not in SEARCHED.get(rules.key, ()) or command.get("type") != kind:
+    adapter = getattr(rules, "ai", None)
+    if adapter is None or not adapter.assessable(view, seat, command):
         return entry
     rng = decision_rng(seed, decision.step, seat)
-    if kind == "place":
+    if adapter.searchable(view, seat):
         budget, evaluations, candidates = Budget(strength.place), strength.place_evaluations, None
     else:
         budget, evaluations = Budget(strength.other), strength.other_evaluations
-        candidates = other_candidates(rules, adapter, view, seat, command)
+        candidates = other_candidates(adapter, view, seat, command)
     found: Assessment = assess(rules, adapter, view, seat, rng, budget, command,
                                evaluations=evaluations, candidates=candidates)  # fmt: skip
     loss = scoring.loss_points(found.best_value, found.played_value)
@@ -136,16 +134,13 @@ def assess_decision(rules: Any, decision: Decision, strength: Strength,
     return entry
 
 
-def other_candidates(rules: Any, adapter: Any, view: dict[str, Any], seat: str,
+def other_candidates(adapter: Any, view: dict[str, Any], seat: str,
                      played: dict[str, Any]) -> list[dict[str, Any]]:  # fmt: skip
-    """The answers searched for a decision other than a placement: the legal ones (its own
-    cards only matter, so any position consistent with the view lists them), the rule of
-    thumb's first, at most ``MAX_OTHER_CANDIDATES``; next province: single provinces."""
+    """The answers searched for a decision the AI does not search in play: the game's
+    ``alternatives`` (its own cards only matter, so any position consistent with the view
+    lists them), the rule of thumb's first, at most ``MAX_OTHER_CANDIDATES``."""
     stand_in = adapter.determinize(view, seat, random.Random(0))
-    kind = played["type"]
-    legal = [c for c in rules.legal(stand_in, seat) if c["type"] == kind]
-    if kind == "next_province":
-        legal = [c for c in legal if len(c["provinces"]) == 1]
+    legal = adapter.alternatives(stand_in, seat, played)
     thumb = adapter.fallback(stand_in, seat, random.Random(0))
     out, keys = [], set()
     for c in [thumb, played, *legal]:

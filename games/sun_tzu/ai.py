@@ -1,9 +1,25 @@
-"""The Sun Tzu AI adapter: evaluation, move generation, the horizon, and the easy level.
+"""The Sun Tzu AI parts: what the generic search (``workers.ai.search``) needs, and the
+easy level's rules of thumb (``games.base.AiParts``; ``RULES.ai``).
 
-Every function takes a full ``State``; the levels only ever build one with
-``sun_tzu_knowledge.determinize`` from the seat's view, so nothing here can peek. When the
-state is a sample, the opponent's cards in it are guesses, and the functions that choose
-for a seat read only that seat's own cards and the public board.
+* Evaluation: a win probability from the score, the board weighted by the scorings still
+  to come, the reserves, the cards in hand and the Warlords unused.
+* Candidates: the placements worth searching (framed cards with 0-2 others, strong cards
+  on contested valuable provinces, a Plague on the opponent's biggest stack, a -1 where
+  little is at stake, the 6 off our own 6-markers, at most one targeted Warlord play);
+  every other decision is answered by a rule of thumb (``rule_of_thumb``), in play and in
+  playouts. Only placements are searched in play (``searchable``).
+* Horizon: a playout ends once the scoring that closes the root's set of rounds is done.
+* ``heuristic`` (the easy level): the rules of thumb from a view, one decision at a time.
+* For the analysis of finished games: which decisions can be judged (``assessable``: those
+  whose position ``knowledge.determinize`` rebuilds, answered by the command of their own
+  kind, not a stand-alone reinforcement or a resignation) and the answers a decision other
+  than a placement is judged among (``alternatives``).
+
+Every function but ``heuristic``, ``searchable`` and ``assessable`` takes a full ``State``;
+the AI only ever builds one with ``knowledge.determinize`` from the seat's view, so nothing
+here can peek. When the state is a sample, the opponent's cards in it are guesses, and the
+functions that choose for a seat read only that seat's own cards and the public board.
+Pure: chance only from the ``rng`` given.
 """
 
 from __future__ import annotations
@@ -14,7 +30,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
-from games.sun_tzu import battle, rulings
+from games.sun_tzu import battle, knowledge, moves, rulings
 from games.sun_tzu.components import (
     FRAMED,
     PLAGUE,
@@ -25,7 +41,6 @@ from games.sun_tzu.components import (
 )
 from games.sun_tzu.flow import holds, owed
 from games.sun_tzu.state import State
-from workers.ai import sun_tzu_knowledge as knowledge
 
 # How much a card still in hand is worth, in score points (framed cards come back: 0).
 CARD_WORTH = {"7": 0.5, "8": 0.7, "9": 0.9, "10": 1.1, "+1": 0.5, "+2": 0.7, "+3": 0.8,
@@ -41,7 +56,7 @@ ROOT_CANDIDATES, INNER_CANDIDATES = 16, 8  # placements searched for the AI / in
 # Playouts: how often the cheap policy plays a sensible placement rather than a random one,
 # and how much it jitters province priorities (less jitter: less noisy evaluations).
 PLAYOUT_SENSE, PLAYOUT_NOISE = 0.85, 0.8
-ARMED = ("counter_plague", "plague_recycle", "minus_recycle")  # free to arm: always worth it
+ARMED = knowledge.ARMED  # free to arm: always worth it
 
 
 # ---------------------------------------------------------------------------------------
@@ -274,7 +289,8 @@ def _best_play(st: State, me: int, before: bool) -> dict[str, Any] | None:
 
 # ---------------------------------------------------------------------------------------
 # The other decisions: quick rules of thumb (used by every level and in playouts)
-def heuristic(st: State, seat: str, rng: Any) -> dict[str, Any] | None:
+def rule_of_thumb(st: State, seat: str, rng: Any) -> dict[str, Any] | None:
+    """A quick answer to whatever ``seat`` owes in ``st`` (None: it owes nothing)."""
     me = SEATS.index(seat)
     kind = owed(st).get(me)
     if kind is None:
@@ -302,7 +318,7 @@ def heuristic(st: State, seat: str, rng: Any) -> dict[str, Any] | None:
         order = [*PREFERRED_WARLORDS[me], *WARLORDS_OF[me]]
         free = [w for w in order if w not in st.kept[me] and w not in rulings.NOT_AN_EXTRA_WARLORD]
         return {"type": "extra_warlord", "warlord": free[0]}
-    raise ValueError(f"no heuristic for {kind!r}")
+    raise ValueError(f"no rule of thumb for {kind!r}")
 
 
 def _sources(st: State, me: int) -> dict[str, Any]:
@@ -339,16 +355,65 @@ def _freeze(x: Any) -> Hashable:
 
 
 # ---------------------------------------------------------------------------------------
-class Adapter:
-    """The AI adapter the search in ``workers.ai.search`` uses for Sun Tzu."""
+# The easy level: rules of thumb, one decision at a time, no lookahead.
+EASY_NOISE = 0.35  # jitter of province priorities: easy is not predictable either
+
+
+def heuristic(view: dict[str, Any], seat: str, rng: Any) -> dict[str, Any] | None:
+    """The easy level, from ``seat``'s view: a placement matching strong cards to contested
+    valuable provinces (with a Plague on the opponent's biggest stack and throwaways where
+    little is at stake), and the rules of thumb for every other decision; the Warlord at
+    random among the useful ones."""
+    st = knowledge.determinize(view, seat, rng)
+    me = SEATS.index(seat)
+    kind = (view.get("decision") or {}).get("kind")
+    if kind == "choose_warlord":
+        return {"type": "choose_warlord", "warlord": rng.choice(PREFERRED_WARLORDS[me])}
+    if kind != "place":
+        return rule_of_thumb(st, seat, rng)
+    sets = _card_sets(st, me, rng, limit=8)
+    slots = _assign(st, me, rng.choice(sets), _priorities(st, me, rng, EASY_NOISE))
+    return _placement(st, me, slots) if slots else _random_placement(st, me, rng)
+
+
+# ---------------------------------------------------------------------------------------
+# The analysis of finished games (``workers.analysis``)
+def assessable(view: dict[str, Any], seat: str, command: dict[str, Any]) -> bool:
+    """Whether ``command``, sent by ``seat`` when it saw ``view``, can be judged by the
+    search: its position can be rebuilt from the view (not mid-battle: army sources, an
+    extra Warlord) and it answers the decision owed (not a stand-alone reinforcement or a
+    resignation)."""
+    kind = (view.get("decision") or {}).get("kind")
+    return kind in knowledge.PLAYABLE and command.get("type") == kind
+
+
+def alternatives(st: State, seat: str, played: dict[str, Any]) -> list[dict[str, Any]]:
+    """The answers ``played`` is judged among when it is not a placement: the legal
+    commands of its kind (the next province: one province at a time)."""
+    kind = played["type"]
+    legal = [c for c in moves.legal(st, seat) if c["type"] == kind]
+    if kind == "next_province":
+        legal = [c for c in legal if len(c["provinces"]) == 1]
+    return legal
+
+
+# ---------------------------------------------------------------------------------------
+class AiParts:
+    """``games.base.AiParts`` for Sun Tzu: what ``workers.ai.search`` uses, and the easy
+    level's policy."""
 
     determinize = staticmethod(knowledge.determinize)
     evaluate = staticmethod(evaluate)
     horizon = staticmethod(horizon)
     key = staticmethod(key)
+    heuristic = staticmethod(heuristic)
+    assessable = staticmethod(assessable)
+    alternatives = staticmethod(alternatives)
+    fallback = staticmethod(rule_of_thumb)
 
     @staticmethod
     def searchable(view: dict[str, Any], seat: str) -> bool:
+        """Only placements are searched in play; everything else is a rule of thumb."""
         decision = view.get("decision") or {}
         return decision.get("kind") == "place"
 
@@ -356,34 +421,11 @@ class Adapter:
     def candidates(st: State, seat: str, rng: Any, root: bool) -> list[dict[str, Any]]:
         if owed(st).get(SEATS.index(seat)) == "place":
             return placements(st, seat, rng, n=ROOT_CANDIDATES if root else INNER_CANDIDATES)
-        return [heuristic(st, seat, rng)]
+        return [rule_of_thumb(st, seat, rng)]
 
     @staticmethod
     def rollout(st: State, seat: str, rng: Any) -> dict[str, Any] | None:
-        return heuristic(st, seat, rng)
-
-    fallback = staticmethod(heuristic)
+        return rule_of_thumb(st, seat, rng)
 
 
-ADAPTER = Adapter()
-
-
-# ---------------------------------------------------------------------------------------
-# The easy level: rules of thumb, one decision at a time, no lookahead.
-EASY_NOISE = 0.35  # jitter of province priorities: easy is not predictable either
-
-
-def easy(rules: Any, view: dict[str, Any], seat: str, rng: Any) -> dict[str, Any] | None:
-    """A placement matching strong cards to contested valuable provinces (with a Plague on
-    the opponent's biggest stack and throwaways where little is at stake), and the rules
-    of thumb for every other decision; the Warlord at random among the useful ones."""
-    st = knowledge.determinize(view, seat, rng)
-    me = SEATS.index(seat)
-    kind = (view.get("decision") or {}).get("kind")
-    if kind == "choose_warlord":
-        return {"type": "choose_warlord", "warlord": rng.choice(PREFERRED_WARLORDS[me])}
-    if kind != "place":
-        return heuristic(st, seat, rng)
-    sets = _card_sets(st, me, rng, limit=8)
-    slots = _assign(st, me, rng.choice(sets), _priorities(st, me, rng, EASY_NOISE))
-    return _placement(st, me, slots) if slots else _random_placement(st, me, rng)
+AI = AiParts()

@@ -24,7 +24,7 @@ SYSTEM = "system"
 ENVELOPE_FIELDS = ("seq", "type", "v", "at", "actor", "visible_to", "payload", "prev", "hash")
 # An event hidden from someone carries a random salt inside its hashed body: without it, a
 # hash (or the next event's ``prev``) would let anyone test the few possible contents of
-# a hidden event (which Warlord, which card) against it. The salt is hidden with the
+# a hidden event (which piece, which card) against it. The salt is hidden with the
 # payload and revealed with it.
 SALT_BYTES = 16
 

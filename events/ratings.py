@@ -1,4 +1,4 @@
-"""Ratings: Glicko-2 per game ("sun-tzu"), a read model rebuilt from the streams.
+"""Ratings: Glicko-2 per game (by its key), a read model rebuilt from the streams.
 
 Only finished *rated* games count (``game_created.rated``; the write path refuses a rated
 game with an AI seat, so games against the AI are never rated). As on lichess, each game
@@ -53,7 +53,7 @@ WIN, LOSS, DRAW = "win", "loss", "draw"
 @dataclass(frozen=True)
 class RatedResult:
     game_id: str
-    key: str  # the game, e.g. "sun-tzu": each has its own ratings
+    key: str  # the game's key: each game has its own ratings
     finished_ms: int
     players: dict[str, str]  # seat -> player id (two different players)
     winner: str | None  # the winning seat; None: a draw

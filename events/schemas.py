@@ -1,6 +1,6 @@
 """Marshmallow schemas for every event type, derived from each game's declaration.
 
-A game declares ``event_fields`` (see ``games/sun_tzu/schema.py``); the service adds its
+A game declares ``event_fields`` (in its package); the service adds its
 own system events (``SYSTEM_FIELDS``). Nothing here is written by hand per event type, so
 a new game plugs in by declaring its events.
 """

@@ -25,7 +25,9 @@ def _replay_stores(console: Console, partitions: int | None = None) -> tuple[Any
     """(event store, replay store) on REDIS_URL, or None after saying why not."""
     url = os.environ.get("REDIS_URL")
     if not url:
-        console.print("[red]set REDIS_URL to the event store's Redis (replays live there)[/red]")
+        console.print(
+            "[error]set REDIS_URL to the event store's Redis (replays live there)[/error]"
+        )
         return None
     from events.redis_store import RedisEventStore, connect
     from replays.store import ReplayStore
@@ -52,9 +54,9 @@ def _stored_record(target: str, console: Console) -> Any:
             archive(events, replays, target)
         return replays.get(target)
     except (UnknownGame, NotFinished) as error:
-        console.print(f"[red]{escape(str(error))}[/red]")
+        console.print(f"[error]{escape(str(error))}[/error]")
     except redis.ConnectionError as error:
-        console.print(f"[red]cannot reach the Redis at REDIS_URL: {escape(str(error))}[/red]")
+        console.print(f"[error]cannot reach the Redis at REDIS_URL: {escape(str(error))}[/error]")
     return None
 
 
@@ -68,7 +70,7 @@ def verify(args: argparse.Namespace, console: Console) -> int:
         try:
             record = loads(path.read_bytes())
         except (OSError, RecordError) as error:
-            console.print(f"[red]{escape(str(args.target))}: {escape(str(error))}[/red]")
+            console.print(f"[error]{escape(str(args.target))}: {escape(str(error))}[/error]")
             return 1
     else:
         record = _stored_record(args.target, console)
@@ -86,11 +88,11 @@ def verify(args: argparse.Namespace, console: Console) -> int:
     if d is None:
         console.print(f"[bold green]{escape(report.sentence)}[/bold green]", soft_wrap=True)
         return 0
-    console.print(f"  [red]✗[/red] {d.check}", soft_wrap=True)
+    console.print(f"  [error]✗[/error] {d.check}", soft_wrap=True)
     table = Table("step", "field", "expected", "found")
     table.add_row(str(d.step), escape(d.field), escape(repr(d.expected)), escape(repr(d.found)))
     console.print(table)
-    console.print(f"[bold red]{escape(report.sentence)}[/bold red]", soft_wrap=True)
+    console.print(f"[error]{escape(report.sentence)}[/error]", soft_wrap=True)
     return 1
 
 
@@ -118,7 +120,7 @@ def archive(args: argparse.Namespace, console: Console) -> int:
     from replays.record import NotFinished
 
     if not args.all and not args.games:
-        console.print("[red]name the games to archive, or --all[/red]")
+        console.print("[error]name the games to archive, or --all[/error]")
         return 2
     stores = _replay_stores(console, args.partitions)
     if stores is None:
@@ -136,9 +138,9 @@ def archive(args: argparse.Namespace, console: Console) -> int:
             try:
                 console.print(f"archived {escape(archive_one(events, replays, game_id))}")
             except (UnknownGame, NotFinished) as error:
-                console.print(f"[red]{escape(str(error))}[/red]")
+                console.print(f"[error]{escape(str(error))}[/error]")
                 failed += 1
         return 1 if failed else 0
     except redis.ConnectionError as error:
-        console.print(f"[red]cannot reach the Redis at REDIS_URL: {escape(str(error))}[/red]")
+        console.print(f"[error]cannot reach the Redis at REDIS_URL: {escape(str(error))}[/error]")
         return 1

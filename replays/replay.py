@@ -2,7 +2,7 @@
 
     state_at(record, n) -> state               the game's state after the first n events
     view_at(record, n, perspective) -> dict    that state as a perspective sees it:
-        a seat ("blue", "red"): ``rules.view(state, seat)``, what the seat saw then;
+        a seat (one of the game's seats): ``rules.view(state, seat)``, what the seat saw then;
         "spectator": ``rules.view(state, None)``;
         "full": everything (the game is over: nothing is secret any more), as the game's
         knowledge documents it: ``rules.knowledge.full_view(state)``.

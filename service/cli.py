@@ -38,6 +38,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
+from rich.theme import Theme
 
 from games.playout import POLICIES, Policy, play
 from service import tool_args
@@ -62,7 +63,7 @@ def selfplay(args: argparse.Namespace, console: Console) -> int:
         options = tool_args.parse_options(rules, args.option)
         specs = tool_args.parse_seats(rules, args.seat, default="random")
     except tool_args.ToolArgError as error:
-        console.print(f"[red]{escape(str(error))}[/red]", soft_wrap=True)
+        console.print(f"[error]{escape(str(error))}[/error]", soft_wrap=True)
         return 2
     policies = {seat: load_policy(spec) for seat, spec in specs.items()}
     wins: Counter[str] = Counter()
@@ -115,13 +116,15 @@ def tournament(args: argparse.Namespace, console: Console) -> int:
 
     levels = [level.strip() for level in args.levels.split(",")] if args.levels else list(ai.LEVELS)
     if unknown := [level for level in levels if level not in ai.LEVELS]:
-        console.print(f"[red]no AI level {', '.join(unknown)}; the levels: {', '.join(ai.LEVELS)}")
+        console.print(
+            f"[error]no AI level {', '.join(unknown)}; the levels: {', '.join(ai.LEVELS)}"
+        )
         return 2
     try:
         rules = tool_args.rules_of(args.game)
         options = tool_args.parse_options(rules, args.option)
     except tool_args.ToolArgError as error:
-        console.print(f"[red]{escape(str(error))}[/red]", soft_wrap=True)
+        console.print(f"[error]{escape(str(error))}[/error]", soft_wrap=True)
         return 2
     matches = tourney.schedule(tourney.all_pairings(levels), args.games, args.seed)
     jobs = args.jobs or os.cpu_count() or 1
@@ -139,7 +142,7 @@ def rebuild(args: argparse.Namespace, console: Console) -> int:
     """Throw the read models away and rebuild them from the event streams."""
     url = os.environ.get("REDIS_URL")
     if not url:
-        console.print("[red]bingfa rebuild needs REDIS_URL (the event store's Redis)[/red]")
+        console.print("[error]bingfa rebuild needs REDIS_URL (the event store's Redis)[/error]")
         return 2
     partitions = args.partitions or int(os.environ.get("BINGFA_PARTITIONS", 16))
     import redis
@@ -153,7 +156,7 @@ def rebuild(args: argparse.Namespace, console: Console) -> int:
         store = RedisEventStore(client, partitions=partitions)
         counts = ReadModels(client, partitions, followers_for(client, partitions)).rebuild(store)
     except redis.ConnectionError as error:
-        console.print(f"[red]cannot reach the Redis at REDIS_URL: {error}[/red]")
+        console.print(f"[error]cannot reach the Redis at REDIS_URL: {error}[/error]")
         return 1
     finally:
         client.close()
@@ -170,6 +173,7 @@ def rebuild(args: argparse.Namespace, console: Console) -> int:
 
 ROOT = Path(__file__).resolve().parent.parent  # the checkout (the project is installed -e)
 WILDCARD_HOSTS = {"0.0.0.0", "::", ""}
+THEME = Theme({"error": "bold #d23c3c"})  # what a command says went wrong
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 # How a process may end when it was asked to stop: on its own (0), or by the SIGTERM
 # honcho sent its process group (as the signal itself, or as a shell reports it).
@@ -342,20 +346,20 @@ def up(args: argparse.Namespace, console: Console) -> int:
 
     procfile = Path(args.procfile).resolve()
     if not procfile.is_file():
-        console.print(f"[red]no Procfile at {escape(str(procfile))}[/red]")
+        console.print(f"[error]no Procfile at {escape(str(procfile))}[/error]")
         return 2
     processes = parse_procfile(procfile.read_text()).processes
     host = os.environ.get("BINGFA_HOST") or "127.0.0.1"
     if not port_is_free(host, args.port):
         console.print(
-            f"[red]port {args.port} is in use on {host}: choose another with --port[/red]"
+            f"[error]port {args.port} is in use on {host}: choose another with --port[/error]"
         )
         return 1
     data = Path(args.data).resolve()
     data.mkdir(parents=True, exist_ok=True)
     lock = lock_data(data)
     if lock is None:
-        console.print(f"[red]another `bingfa up` is running on {escape(str(data))}[/red]")
+        console.print(f"[error]another `bingfa up` is running on {escape(str(data))}[/error]")
         return 1
 
     stop_asked: list[str] = []  # signals that came before honcho's handlers were in place
@@ -395,7 +399,7 @@ def up_redis(env: dict[str, str], data: Path, host: str, redis: list[Any],
     try:
         start_bundled_redis(data / "redis", redis)
     except RuntimeError as error:  # it exited at start or did not answer
-        console.print(f"[red]cannot start the bundled Redis: {escape(str(error))}[/red]")
+        console.print(f"[error]cannot start the bundled Redis: {escape(str(error))}[/error]")
         return None
     env["REDIS_URL"] = redis[0].url
     env.setdefault("CELERY_BROKER_URL", redis[0].url.rsplit("/", 1)[0] + "/1")
@@ -458,7 +462,7 @@ def up_outcome(manager: Any, redis_codes: list[int | None], console: Console) ->
     codes = manager.returncodes()
     if manager.first_stopped:  # something ended by itself: that is what stopped the rest
         for name in manager.first_stopped:
-            console.print(f"[red]{name} stopped by itself (exit code {codes[name]})[/red]")
+            console.print(f"[error]{name} stopped by itself (exit code {codes[name]})[/error]")
         return 1
     unclean = {n: rc for n, rc in codes.items() if rc not in STOPPED_CLEANLY}
     for rc in redis_codes:
@@ -466,7 +470,7 @@ def up_outcome(manager: Any, redis_codes: list[int | None], console: Console) ->
             unclean["redis-server"] = rc
     if manager.killed or unclean:
         detail = ", ".join(f"{n} exit code {rc}" for n, rc in unclean.items())
-        console.print(f"[red]not a clean stop: {detail or 'a process had to be killed'}[/red]")
+        console.print(f"[error]not a clean stop: {detail or 'a process had to be killed'}[/error]")
         return 1
     console.print("[green]everything stopped cleanly[/green]")
     return 0
@@ -507,7 +511,7 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    console = Console()
+    console = Console(theme=THEME)
     if args.command == "selfplay":
         return selfplay(args, console)
     if args.command == "tournament":

@@ -11,8 +11,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[1]
 PLATFORM = ("service", "events", "workers", "replays")
 SUFFIXES = (".py", ".js", ".html", ".css")
@@ -54,15 +52,6 @@ def test_the_readme_gives_the_same_scan() -> None:
     assert "service events workers replays" in readme
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="still naming the game, in files other helpers are changing: service/cli.py "
-    "(selfplay's --game/--blue/--red and rich [red] markup: the AI helper, cli generic), "
-    "workers/ai/, workers/tournament.py, workers/analysis/engine.py's search part (the AI "
-    "helper), service/usecases.py (the lead), events/envelope.py, events/schemas.py, "
-    "events/ratings.py, replays/replay.py, replays/commands.py (rich [red] markup) (the "
-    "lead: events/replays)",
-)
 def test_the_platform_names_no_game() -> None:
     hits = game_words()
     assert not hits, "the platform names a game:\n" + "\n".join(hits)

@@ -6,7 +6,7 @@
 Games: ``--games`` (default 6; ``--quick`` 2) games of ``--game`` (default: the first
 registered game) with the ``--option``s given (the game's defaults for the rest; the
 figure in ``workers.analysis.DEFAULT``'s note was measured with ``--option events=true``),
-played through the write path (``service.usecases.Bingfa`` over an ``InMemoryEventStore``)
+played through the write path (``events.writepath.WritePath`` over an ``InMemoryEventStore``)
 by the easy AI on both seats (it plays whole games to their natural end, as people do;
 random play ends early more often), then made into records (``replays.record``).
 
@@ -41,11 +41,11 @@ from typing import Any
 
 from events.projector import load
 from events.store import InMemoryEventStore
+from events.writepath import WritePath
 from replays.record import Record, record_of
 from replays.replay import Replay
 from replays.verify import verify
 from service import tool_args
-from service.usecases import Bingfa
 from workers.ai import choose_command
 from workers.analysis import DEFAULT, analyse
 
@@ -56,7 +56,7 @@ def play_games(n: int, seed: int, rules: Any = None,
     ``options``) of the easy AI against itself, as records."""
     rules = rules or tool_args.rules_of(tool_args.default_game())
     counter = itertools.count()
-    app = Bingfa(InMemoryEventStore(), token=lambda size: f"{next(counter):0{size * 2}x}")
+    app = WritePath(InMemoryEventStore(), token=lambda size: f"{next(counter):0{size * 2}x}")
     out = []
     for g in range(n):
         game_id = app.create_game(rules.key, dict(options or {}),

@@ -35,7 +35,7 @@ CHECKPOINT_EVERY = 8
 CACHE_SIZE = 128
 SPECTATOR = "spectator"
 FULL = "full"
-POSITION = "position_set"  # a continued game's declared start (see service.usecases)
+POSITION = "position_set"  # a continued game's declared start (see events.writepath)
 
 _cache = Lru(CACHE_SIZE)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 
 def create_app(config=None):
-    """Imported lazily so that ``service.cli`` and ``service.usecases`` need no Flask."""
+    """Imported lazily so that ``service.cli`` and ``events.writepath`` need no Flask."""
     from service.app import create_app as factory
 
     return factory(config)

@@ -15,12 +15,12 @@ from typing import Any
 from flask import Flask
 from flask_smorest import Api
 
+from events.writepath import WritePath
 from service import hints, problems, security
 from service.bodies import DEFAULT_BODY_BYTES
 from service.ids import IdConverter, SeekIdConverter, id_schema
 from service.pages import register_pages
 from service.queries import Queries
-from service.usecases import Bingfa
 
 DEFAULTS: dict[str, Any] = {
     "API_TITLE": "Bingfa",
@@ -77,7 +77,7 @@ def register_write_path(app: Flask) -> None:
     on_appended = app.config.get("ON_APPENDED")
     if on_appended is None and app.config.get("STORE") is None:
         on_appended = queue_ai_moves(app)
-    bingfa = Bingfa(store, on_appended=on_appended, ai_levels=set(LEVELS))
+    bingfa = WritePath(store, on_appended=on_appended, ai_levels=set(LEVELS))
     if app.config.get("CLOCK") is not None:  # tests drive time: () -> aware UTC datetime
         bingfa.clock = app.config["CLOCK"]
     app.extensions["bingfa"] = bingfa

@@ -1,19 +1,6 @@
-"""The write path's refusals that are not the rules' own (``games.RulesError``)."""
+"""The web's own refusals (the write path's are in ``events.errors``)."""
 
 from __future__ import annotations
-
-
-class NotFound(LookupError):
-    """No such game or seat."""
-
-
-class Invalid(ValueError):
-    """A request the service refuses that is not a move: no rule of the game says no, the
-    request itself is wrong (a seat the game has not, a level there is not, a step …)."""
-
-
-class Forbidden(PermissionError):
-    """The seat is not the caller's to take or to play."""
 
 
 class Unavailable(Exception):

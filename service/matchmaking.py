@@ -1,7 +1,7 @@
 """Matchmaking, without Flask: open seeks anyone may accept, and rematches.
 
 A *seek* is "looking for a game: these options, this clock, rated or not, this colour".
-Accepting one makes the game through the ordinary write path (``Bingfa.create_game`` and
+Accepting one makes the game through the ordinary write path (``WritePath.create_game`` and
 two ``join``\\ s), so a seek's game is a game like any other. The seeker gets their seat's
 token when they post the seek (only its sha256 is kept, in the seek); the acceptor gets
 theirs in the answer; both can also act by the player id that took the seat.
@@ -26,9 +26,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from events import clocks
+from events.errors import Invalid
+from events.writepath import MAX_NONCE_LENGTH, Forbidden, NotFound, WritePath
 from service import access, kinds
-from service.errors import Invalid
-from service.usecases import MAX_NONCE_LENGTH, Bingfa, Forbidden, NotFound
 
 SEEK_LIMIT = 5  # open seeks per player: enough to offer a few kinds of game
 SEEK_DAYS = 7  # an open seek nobody accepted in a week is stale: hidden, then deleted
@@ -448,7 +448,7 @@ class Rematch:
 
 @dataclass
 class Matchmaking:
-    bingfa: Bingfa
+    bingfa: WritePath
     store: SeekStore = field(default_factory=InMemorySeekStore)
     ids: Callable[[int], str] = secrets.token_hex
     pick: Callable[[Sequence[str]], str] = secrets.choice  # the colour of a "random" seek

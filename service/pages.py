@@ -26,8 +26,8 @@ from flask import (
 )
 
 import games
+from events.writepath import NotFound
 from service import kinds
-from service.usecases import NotFound
 
 bp = Blueprint("pages", __name__, template_folder="templates")
 

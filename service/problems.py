@@ -10,11 +10,12 @@ from werkzeug.exceptions import HTTPException
 
 from events.codec import EventRejected
 from events.commands import CommandRefused
+from events.errors import Invalid
 from events.store import ConcurrencyError, IdempotencyConflict, UnknownGame
 from events.table import Refused
+from events.writepath import Forbidden, NotFound
 from games.base import RulesError
-from service.errors import Invalid, TooManyStreams, Unavailable
-from service.usecases import Forbidden, NotFound
+from service.errors import TooManyStreams, Unavailable
 
 
 class Unauthorized(Exception):

@@ -13,13 +13,13 @@ import threading
 from functools import partial
 from typing import Any
 
-from service.usecases import Bingfa
+from events.writepath import WritePath
 
 _lock = threading.Lock()
-_instance: Bingfa | None = None
+_instance: WritePath | None = None
 
 
-def bingfa(celery: Any = None) -> Bingfa:
+def bingfa(celery: Any = None) -> WritePath:
     """This process's write path. `celery` is the app that follow-up tasks are sent through
     (the calling task's own app). It is only used when the write path is first built."""
     global _instance
@@ -29,7 +29,7 @@ def bingfa(celery: Any = None) -> Bingfa:
         return _instance
 
 
-def build(environ: Any, celery: Any = None) -> Bingfa:
+def build(environ: Any, celery: Any = None) -> WritePath:
     from events.redis_store import RedisEventStore, connect
     from workers.dispatch import follow_up
 
@@ -41,10 +41,10 @@ def build(environ: Any, celery: Any = None) -> Bingfa:
         )
     partitions = int(environ.get("BINGFA_PARTITIONS", 16))  # the web's, or games go astray
     store = RedisEventStore(connect(url), partitions=partitions)
-    return Bingfa(store, on_appended=partial(follow_up, celery=celery))
+    return WritePath(store, on_appended=partial(follow_up, celery=celery))
 
 
-def use(instance: Bingfa) -> None:
+def use(instance: WritePath) -> None:
     """Make `instance` this process's write path (tests)."""
     global _instance
     with _lock:

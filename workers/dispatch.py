@@ -113,7 +113,7 @@ def sweep_unarchived(models: Any, replays: Any, now_ms: int, celery: Any = None)
 def sweep_deadlines(bingfa: Any, models: Any, now_ms: int) -> list[tuple[str, str]]:
     """Enforce every clock that has run out by ``now_ms``: the games the deadline index
     (``ReadModels.deadlines_before``) names, each looked at again on its stream, where
-    ``Bingfa.expire`` forfeits the seat or lets an AI play its decision. Run by beat;
+    ``WritePath.expire`` forfeits the seat or lets an AI play its decision. Run by beat;
     two sweeps at once write once (the append checks the version). Returns (game, seat)."""
     enforced = []
     for game_id in models.deadlines_before(now_ms):

@@ -252,7 +252,7 @@ class Webhooks:
         if hook is None:
             return Sent(False, None, "no webhook is registered")
         record = {"id": f"test:{now_ms}", "kind": "test", "game": None, "seat": None,
-                  "text": "A test from Bingfa: your webhook works.", "url": "/",
+                  "text": "A test from WritePath: your webhook works.", "url": "/",
                   "at": _iso(now_ms)}  # fmt: skip
         sent = self.deliver(player, hook, record, now_ms)
         self.store.log(player, {"id": record["id"], "attempts": 1, "status": sent.status,

@@ -24,7 +24,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from events.projector import load
 from events.readmodels import ReadModels
 from events.store import ConcurrencyError, UnknownGame
-from service.usecases import Bingfa
+from events.writepath import WritePath
 from workers import ai, bootstrap
 from workers.celery_app import (
     ANALYSE_REPLAY,
@@ -64,7 +64,7 @@ def play_ai_move(self, game_id: str, expected_version: int, seat: str) -> str:
     return take_ai_turn(bootstrap.bingfa(self.app), game_id, expected_version, seat)
 
 
-def take_ai_turn(bingfa: Bingfa, game_id: str, expected_version: int, seat: str) -> str:
+def take_ai_turn(bingfa: WritePath, game_id: str, expected_version: int, seat: str) -> str:
     """Play the AI seat's move at `expected_version` once. Returns a short status."""
     try:
         game = load(bingfa.store, game_id, bingfa.registry)

@@ -11,17 +11,17 @@ from flask import current_app, request, session
 from events import table
 from events.envelope import Envelope
 from events.schemas import SYSTEM_FIELDS
+from events.writepath import Forbidden, WritePath
 from service import access, hints, kinds, live, narration, schemas, sse
 from service.bodies import COMMAND_BODY_BYTES, Blueprint, body_limit
 from service.problems import Unauthorized, problem_abort
 from service.profiles import anonymous_label
 from service.security import limit_writes
-from service.usecases import Bingfa, Forbidden
 
 blp = Blueprint("games", __name__, url_prefix="/api/games", description="Games and moves")
 
 
-def bingfa() -> Bingfa:
+def bingfa() -> WritePath:
     return current_app.extensions["bingfa"]
 
 

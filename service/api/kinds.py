@@ -7,9 +7,9 @@ from __future__ import annotations
 from marshmallow import Schema, fields
 
 import games
+from events.writepath import NotFound
 from service import kinds
 from service.bodies import Blueprint
-from service.usecases import NotFound
 
 blp = Blueprint("kinds", __name__, url_prefix="/api/kinds",
                 description="The kinds of game: catalogues and words")  # fmt: skip

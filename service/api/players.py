@@ -17,6 +17,7 @@ from marshmallow import Schema, fields, validate
 import games
 from events.ratings import leaderboard, timeout_record
 from events.schemas import JSON_INT_MAX
+from events.writepath import NotFound
 from service.api.games import player_id
 from service.bodies import Blueprint
 from service.kinds import default_key
@@ -30,7 +31,6 @@ from service.profiles import (
     anonymous_label,
 )
 from service.security import limit_writes
-from service.usecases import NotFound
 
 blp = Blueprint("players", __name__, url_prefix="/api", description="Profiles and ratings")
 RECOVERY_LIMIT = "10 per hour"  # wrong recovery codes per address (on top of the write limit)

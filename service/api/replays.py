@@ -17,7 +17,9 @@ from marshmallow import Schema, fields, validate
 import games
 from events.projector import Lru
 from events.store import UnknownGame
+from events.writepath import NotFound
 from replays.archive import archive
+from replays.continuation import continue_from
 from replays.importer import ImportRefused, import_record
 from replays.record import NotFinished, Record, RecordError
 from replays.replay import BadStep, replay_of
@@ -27,7 +29,6 @@ from service import access, narration, schemas
 from service.bodies import IMPORT_BODY_BYTES, Blueprint, body_limit
 from service.problems import problem, problem_abort
 from service.security import limit_writes
-from service.usecases import NotFound
 
 blp = Blueprint("replays", __name__, url_prefix="/api/replays",
                 description="Replays of finished games: list, step through, verify, "
@@ -267,7 +268,7 @@ def continue_game(body, replay_id):
     found = record(replay_id)
     token = access.new_token()
     bingfa = current_app.extensions["bingfa"]
-    game_id = bingfa.continue_from(found, body["step"], body["seat"], body["level"],
+    game_id = continue_from(bingfa, found, body["step"], body["seat"], body["level"],
                                    access={body["seat"]: access.token_hash(token)})  # fmt: skip
     seats = {}
     for seat, kind in bingfa.load(game_id).seats.items():

@@ -10,6 +10,7 @@ from marshmallow import Schema, fields, validate
 
 import games
 from events.schemas import StrictBoolean
+from events.writepath import MAX_NONCE_LENGTH
 from service import kinds, schemas
 from service.api.games import caller_seat, player_id
 from service.bodies import Blueprint
@@ -24,7 +25,6 @@ from service.matchmaking import (
 from service.problems import Unauthorized, problem
 from service.profiles import anonymous_label
 from service.security import limit_writes
-from service.usecases import MAX_NONCE_LENGTH
 
 blp = Blueprint("seeks", __name__, url_prefix="/api", description="Seeks and rematches")
 

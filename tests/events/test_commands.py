@@ -142,9 +142,9 @@ def mutated(command_types):
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_any_accepted_command_round_trips_through_the_store_byte_for_byte(redis_store, data):
-    from service.usecases import Bingfa
+    from events.writepath import WritePath
 
-    bingfa = Bingfa(redis_store)
+    bingfa = WritePath(redis_store)
     game_id = bingfa.create_game("sun-tzu", {"events": True}, {"blue": "human", "red": "human"})
     bingfa.join(game_id, "blue")
     bingfa.join(game_id, "red")

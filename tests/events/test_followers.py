@@ -7,7 +7,7 @@ import pytest
 
 from events.readmodels import ReadModels
 from events.store import InMemoryEventStore
-from service.usecases import Bingfa
+from events.writepath import WritePath
 
 
 class Flaky:
@@ -27,7 +27,7 @@ class Flaky:
 
 def test_a_follower_that_failed_is_followed_again_when_the_entry_comes_back(fake_redis):
     store = InMemoryEventStore()
-    app = Bingfa(store)
+    app = WritePath(store)
     game_id = app.create_game("sun-tzu", {}, {"blue": "human", "red": "human"})
     flaky = Flaky(failures=1)
     models = ReadModels(fake_redis, 4, [flaky])

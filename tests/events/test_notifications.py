@@ -19,7 +19,7 @@ from events.notifications import (
 from events.readmodels import ReadModels
 from events.redis_store import RedisEventStore
 from events.store import InMemoryEventStore
-from service.usecases import Bingfa
+from events.writepath import WritePath
 
 START = datetime(2025, 3, 1, 9, 0, tzinfo=UTC)
 
@@ -45,7 +45,7 @@ def clock():
 
 @pytest.fixture
 def bingfa(clock):
-    return Bingfa(InMemoryEventStore(), clock=clock)
+    return WritePath(InMemoryEventStore(), clock=clock)
 
 
 def friends(bingfa, clock, first="blue"):
@@ -203,7 +203,7 @@ def test_one_player_in_both_seats_is_told_once_who_won(bingfa, clock):
 @pytest.fixture
 def redis_game(redis_client, clock):
     store = RedisEventStore(redis_client, partitions=4)
-    return Bingfa(store, clock=clock)
+    return WritePath(store, clock=clock)
 
 
 def test_following_a_game_twice_stores_each_notification_once(redis_client, redis_game, clock):

@@ -26,7 +26,7 @@ from events.ratings import (
 from events.readmodels import ReadModels
 from events.redis_store import RedisEventStore
 from events.store import InMemoryEventStore
-from service.usecases import Bingfa
+from events.writepath import WritePath
 
 HUMANS = {"blue": "human", "red": "human"}
 MINUTE_CLOCK = {"per_move_seconds": 60}
@@ -45,12 +45,12 @@ class Clock:
         self.at += timedelta(**delta)
 
 
-def writer(store) -> tuple[Bingfa, Clock]:
+def writer(store) -> tuple[WritePath, Clock]:
     clock = Clock()
-    return Bingfa(store, clock=clock), clock
+    return WritePath(store, clock=clock), clock
 
 
-def play(bingfa: Bingfa, clock: Clock, blue: str, red: str, result: str, rated: bool = True,
+def play(bingfa: WritePath, clock: Clock, blue: str, red: str, result: str, rated: bool = True,
          seats=HUMANS) -> str:  # fmt: skip
     """A game between ``blue`` and ``red`` that ends at once: "blue" or "red" wins (the
     other resigns), "draw" (agreed), or "time" (red's time runs out)."""

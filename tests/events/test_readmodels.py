@@ -1,6 +1,6 @@
 """Read models (lobby, each player's games, finished index) and the projector process.
 
-Pure tests of the entries first; then real games played through ``service.usecases`` on
+Pure tests of the entries first; then real games played through ``events.writepath`` on
 fakeredis, the bundled redis-server and a real Redis Cluster: the projector's incremental
 models are right, re-deliveries change nothing, a rebuild gives the same models, entries
 of a dead consumer are claimed, and a projector process killed with SIGKILL and restarted
@@ -35,8 +35,8 @@ from events.readmodels import (
 )
 from events.redis_store import RedisEventStore, feed_key
 from events.store import InMemoryEventStore
+from events.writepath import WritePath
 from service import cli
-from service.usecases import Bingfa
 
 ROOT = Path(__file__).resolve().parents[2]
 PARTITIONS = 8
@@ -44,7 +44,7 @@ HUMANS = {"blue": "human", "red": "human"}
 
 
 # -- helpers ---------------------------------------------------------------------------
-def advance(bingfa: Bingfa, game_id: str, rng: random.Random, moves: int | None = None) -> None:
+def advance(bingfa: WritePath, game_id: str, rng: random.Random, moves: int | None = None) -> None:
     """Play ``moves`` random commands (None: to the end), always for a seat that owes one."""
     done = 0
     while moves is None or done < moves:
@@ -56,7 +56,7 @@ def advance(bingfa: Bingfa, game_id: str, rng: random.Random, moves: int | None 
         done += 1
 
 
-def populate(bingfa: Bingfa, rng: random.Random, step=lambda: None) -> dict[str, str]:
+def populate(bingfa: WritePath, rng: random.Random, step=lambda: None) -> dict[str, str]:
     """A mix of games in every stage; ``step`` runs between writes (to project as we go)."""
     g = {}
     g["open"] = bingfa.create_game("sun-tzu", {"variant": "beginner"}, HUMANS)
@@ -138,13 +138,13 @@ def client(request):
 @pytest.fixture
 def world(client):
     store = RedisEventStore(client, partitions=PARTITIONS)
-    return store, Bingfa(store), ReadModels(client, PARTITIONS)
+    return store, WritePath(store), ReadModels(client, PARTITIONS)
 
 
 # -- pure: entries of one game -----------------------------------------------------------
 def test_entries_follow_a_game_from_lobby_to_finished():
     store = InMemoryEventStore()
-    bingfa = Bingfa(store)
+    bingfa = WritePath(store)
     game_id = bingfa.create_game("sun-tzu", {"variant": "beginner"}, HUMANS)
 
     fresh = entries_from_envelopes(game_id, store.read(game_id))
@@ -197,7 +197,7 @@ def test_entries_follow_a_game_from_lobby_to_finished():
 
 def test_entries_after_every_append_have_its_version_and_a_consistent_status():
     store = InMemoryEventStore()
-    bingfa = Bingfa(store)
+    bingfa = WritePath(store)
     game_id = bingfa.create_game("sun-tzu", {}, HUMANS)
     bingfa.join(game_id, "blue", player="ann")
     bingfa.join(game_id, "red", player="bo")
@@ -219,7 +219,7 @@ def test_entries_after_every_append_have_its_version_and_a_consistent_status():
 
 def test_ai_seats_get_no_inbox_and_one_player_on_both_seats_gets_one_entry():
     store = InMemoryEventStore()
-    bingfa = Bingfa(store)
+    bingfa = WritePath(store)
     vs_ai = bingfa.create_game("sun-tzu", {}, {"blue": "ai:1", "red": "human"})
     entries = entries_from_envelopes(vs_ai, store.read(vs_ai))
     assert entries.players == {} and entries.lobby["open_seats"] == ["red"]
@@ -235,7 +235,7 @@ def test_ai_seats_get_no_inbox_and_one_player_on_both_seats_gets_one_entry():
 
 def test_entries_of_a_game_loaded_from_a_snapshot_equal_those_folded_from_scratch():
     store = InMemoryEventStore()
-    bingfa = Bingfa(store)
+    bingfa = WritePath(store)
     game_id = bingfa.create_game("sun-tzu", {}, HUMANS)
     bingfa.join(game_id, "blue", player="ann")
     bingfa.join(game_id, "red", player="bo")
@@ -351,7 +351,7 @@ def test_rebuild_gives_the_models_the_projector_built_incrementally(world, clien
 
 def test_bingfa_rebuild_on_the_command_line(redis_client, redis_url, monkeypatch, capsys):
     store = RedisEventStore(redis_client, partitions=PARTITIONS)
-    bingfa = Bingfa(store)
+    bingfa = WritePath(store)
     models = ReadModels(redis_client, PARTITIONS)
     projector = Projector(store, redis_client, consumer="one")
     projector.start()
@@ -403,7 +403,7 @@ def test_entries_a_dead_consumer_never_acknowledged_are_claimed_once(world, clie
 
 def test_projector_in_a_thread_follows_live_writes_and_stops(redis_client):
     store = RedisEventStore(redis_client, partitions=PARTITIONS)
-    bingfa = Bingfa(store)
+    bingfa = WritePath(store)
     models = ReadModels(redis_client, PARTITIONS)
     stop = threading.Event()
     result = {}
@@ -452,7 +452,7 @@ def test_projector_process_killed_mid_stream_and_restarted_completes_the_models(
     redis_client, redis_url, tmp_path
 ):
     store = RedisEventStore(redis_client, partitions=PARTITIONS)
-    bingfa = Bingfa(store)
+    bingfa = WritePath(store)
     models = ReadModels(redis_client, PARTITIONS)
     ensure_groups(redis_client, PARTITIONS)
     log = tmp_path / "projector.log"

@@ -522,12 +522,12 @@ def test_an_audit_of_a_new_game_never_touches_random_random(monkeypatch):
     construction, its draws and the module's own functions all raise."""
     import games
     from events.store import InMemoryEventStore
+    from events.writepath import WritePath
     from replays.record import dumps, loads, record_of
     from replays.verify import verify
-    from service.usecases import Bingfa
 
     rules = games.get("sun-tzu")
-    app = Bingfa(InMemoryEventStore(), token=_counter())
+    app = WritePath(InMemoryEventStore(), token=_counter())
     records = []
     for options, nonce in (({"events": True}, "mine"), ({"variant": "beginner"}, None)):
         game_id = app.create_game("sun-tzu", options, {"blue": "human", "red": "human"})

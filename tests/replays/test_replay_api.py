@@ -10,9 +10,9 @@ import pytest
 from replay_helpers import HUMANS, counter_tokens, play_game, problem_of
 
 from events.store import InMemoryEventStore
+from events.writepath import WritePath
 from replays.record import dumps, loads, record_of
 from service.app import create_app
-from service.usecases import Bingfa
 
 
 @pytest.fixture(scope="module")
@@ -109,7 +109,7 @@ def test_verify(app, client):
 @pytest.fixture(scope="module")
 def foreign():
     """The record of a game played on another server."""
-    elsewhere = Bingfa(InMemoryEventStore(), token=counter_tokens(1000))
+    elsewhere = WritePath(InMemoryEventStore(), token=counter_tokens(1000))
     return record_of(elsewhere.store, play_game(elsewhere, {"events": True}, seed=11))
 
 
@@ -129,7 +129,7 @@ def test_import_as_body_or_file_refused_when_tampered(app, client, foreign):
     assert client.get("/api/replays?imported=true").get_json()["total"] == before + 1
     # an id of a game still being played here is never taken by an import
     squat = dumps(foreign.with_header(id=app.config["running"]))
-    elsewhere = Bingfa(InMemoryEventStore(), token=counter_tokens(2000))
+    elsewhere = WritePath(InMemoryEventStore(), token=counter_tokens(2000))
     other = record_of(elsewhere.store, play_game(elsewhere, seed=12))
     moved = imported(client, dumps(other.with_header(id=app.config["running"])))
     assert moved.status_code == 201 and moved.get_json()["renamed"]
@@ -148,7 +148,7 @@ def test_import_as_body_or_file_refused_when_tampered(app, client, foreign):
 
 
 def test_one_history_is_one_replay_whatever_id_or_route_it_comes_by(app, client):
-    elsewhere = Bingfa(InMemoryEventStore(), token=counter_tokens(3000))
+    elsewhere = WritePath(InMemoryEventStore(), token=counter_tokens(3000))
     foreign = record_of(elsewhere.store, play_game(elsewhere, seed=13))
     first = imported(client, dumps(foreign.with_header(id="history-1")))
     assert first.status_code == 201 and not first.get_json()["duplicate"]

@@ -10,10 +10,10 @@ from replay_helpers import counter_tokens, play_game
 
 from events.redis_store import RedisEventStore
 from events.store import InMemoryEventStore
+from events.writepath import WritePath
 from replays.record import dumps, loads, record_of
 from replays.store import ReplayStore, for_event_store
 from service.cli import main
-from service.usecases import Bingfa
 from workers import bootstrap
 from workers.celery_app import ANALYSIS_QUEUE, ARCHIVE_GAME
 from workers.dispatch import follow_up
@@ -50,7 +50,7 @@ def test_verify_a_file(record, tmp_path, capsys):
 def on_redis(redis_client, redis_url, monkeypatch):
     monkeypatch.setenv("REDIS_URL", redis_url)
     monkeypatch.setenv("BINGFA_PARTITIONS", "16")
-    app = Bingfa(RedisEventStore(redis_client, partitions=16), token=counter_tokens(500))
+    app = WritePath(RedisEventStore(redis_client, partitions=16), token=counter_tokens(500))
     return app, redis_client
 
 
@@ -80,7 +80,7 @@ def test_without_redis_url_the_commands_say_so(monkeypatch, capsys):
 
 def test_the_archive_task_is_queued_when_a_game_ends_and_archives_it():
     celery = FakeCelery()
-    app = Bingfa(
+    app = WritePath(
         InMemoryEventStore(), token=counter_tokens(), on_appended=partial(follow_up, celery=celery)
     )
     game_id = play_game(app, {}, seed=2)

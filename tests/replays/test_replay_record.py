@@ -9,9 +9,9 @@ from replay_helpers import HUMANS, RULES, counter_tokens, play_game
 
 from events.fairness import commitment
 from events.store import InMemoryEventStore, UnknownGame
+from events.writepath import WritePath
 from replays.record import FORMAT, NotFinished, RecordError, dumps, loads, record_of
 from replays.replay import BadStep, replay_of, state_at, view_at
-from service.usecases import Bingfa
 
 
 def test_the_header_says_what_the_game_was(finished):
@@ -33,7 +33,7 @@ def test_the_header_says_what_the_game_was(finished):
 
 @pytest.mark.parametrize("seed", range(4))
 def test_records_of_random_games_round_trip(seed):
-    app = Bingfa(InMemoryEventStore(), token=counter_tokens())
+    app = WritePath(InMemoryEventStore(), token=counter_tokens())
     options = {"variant": ["standard", "beginner"][seed % 2], "events": seed < 2}
     game_id = play_game(app, options, seed=seed, hand_over=seed == 3)
     record = record_of(app.store, game_id)

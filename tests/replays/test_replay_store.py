@@ -9,17 +9,17 @@ import pytest
 from replay_helpers import counter_tokens, play_game
 
 from events.store import InMemoryEventStore, UnknownGame
+from events.writepath import WritePath
 from replays.archive import archive, archive_all
 from replays.importer import ImportRefused, import_record
 from replays.record import NotFinished, RecordError, dumps, record_of
 from replays.store import BadCursor, ReplayClash, ReplayStore, UnknownReplay, for_event_store
-from service.usecases import Bingfa
 
 
 @pytest.fixture(scope="module")
 def played():
     """An event store with five finished games (one with an AI seat) and one running."""
-    app = Bingfa(InMemoryEventStore(), token=counter_tokens())
+    app = WritePath(InMemoryEventStore(), token=counter_tokens())
     ids = [play_game(app, {"events": s % 2 == 0}, seed=s) for s in range(4)]
     ids.append(play_game(app, {}, {"blue": "human", "red": "ai:random"}, seed=9))
     running = app.create_game("sun-tzu", {}, {"blue": "human", "red": "human"})

@@ -12,9 +12,9 @@ from replay_helpers import counter_tokens, play_game
 from events.envelope import chain_hash
 from events.fairness import commitment
 from events.store import InMemoryEventStore
+from events.writepath import WritePath
 from replays.record import Record, record_of
 from replays.verify import first_difference, verify
-from service.usecases import Bingfa
 
 
 def edit(record, index, rechain=False, header=True, **changes):
@@ -76,7 +76,7 @@ CASES = list(itertools.product(["standard", "beginner"], [False, True]))
 
 @pytest.mark.parametrize(("variant", "events_on"), CASES)
 def test_honest_records_of_random_games_hold(variant, events_on):
-    app = Bingfa(InMemoryEventStore(), token=counter_tokens())
+    app = WritePath(InMemoryEventStore(), token=counter_tokens())
     for seed in range(3):
         game_id = play_game(
             app,
@@ -92,7 +92,7 @@ def test_honest_records_of_random_games_hold(variant, events_on):
 
 
 def test_games_with_ai_seats_hold():
-    app = Bingfa(InMemoryEventStore(), token=counter_tokens())
+    app = WritePath(InMemoryEventStore(), token=counter_tokens())
     game_id = play_game(app, {"events": True}, {"blue": "ai:random", "red": "human"}, seed=3)
     record = record_of(app.store, game_id)
     assert record.header["players"]["blue"] == "ai:random"

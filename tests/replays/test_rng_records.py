@@ -17,14 +17,15 @@ import pytest
 from replay_helpers import RULES, counter_tokens, play_game
 from test_replay_verify import edit
 
-import service.usecases
+import events.writepath
 from events.fairness import CURRENT, LEGACY, commitment, rng_for
 from events.rng import HashRng
 from events.store import InMemoryEventStore
+from events.writepath import WritePath
+from replays.continuation import continue_from
 from replays.record import loads, record_of
 from replays.replay import replay_of
 from replays.verify import verify
-from service.usecases import Bingfa
 
 DATA = Path(__file__).parent / "data"
 LEGACY_RECORDS = sorted(DATA.glob("legacy-*.jsonl"))
@@ -82,7 +83,7 @@ def test_a_legacy_record_that_claims_the_new_generator_does_not_hold():
 # -- new games ----------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def new_record():
-    app = Bingfa(InMemoryEventStore(), token=counter_tokens())
+    app = WritePath(InMemoryEventStore(), token=counter_tokens())
     game_id = play_game(app, {"events": True}, nonces=("n1", "n2"), seed=4)
     return record_of(app.store, game_id)
 
@@ -119,12 +120,12 @@ def test_a_record_naming_an_unknown_generator_is_refused_with_a_sentence(new_rec
 
 
 def test_a_continued_game_names_the_new_generator():
-    app = Bingfa(InMemoryEventStore(), token=counter_tokens())
+    app = WritePath(InMemoryEventStore(), token=counter_tokens())
     record = record_of(app.store, play_game(app, seed=2))
     replay = replay_of(record)
     step = next(n for n in range(replay.length + 1)
                 if RULES.pending(replay.state_at(n)).get("blue") == "place")  # fmt: skip
-    game_id = app.continue_from(record, step, "blue", "random")
+    game_id = continue_from(app, record, step, "blue", "random")
     assert app.load(game_id).created["rng"] == CURRENT
 
 
@@ -137,11 +138,11 @@ def spy(monkeypatch) -> list:
         asked.append(generator)
         return rng_for(seed, nonces, position, generator)
 
-    monkeypatch.setattr(service.usecases, "rng_for", recorded)
+    monkeypatch.setattr(events.writepath, "rng_for", recorded)
     return asked
 
 
-def made_before(app: Bingfa) -> str:
+def made_before(app: WritePath) -> str:
     """A game as ``create_game`` wrote it before games named their generator."""
     game_id, seed = app.token(9), app.token(32)
     app.store.put_secret(game_id, json.dumps({"seed": seed, "nonces": {}}))
@@ -154,7 +155,7 @@ def made_before(app: Bingfa) -> str:
 
 
 def test_a_running_game_made_before_keeps_the_old_generator(monkeypatch):
-    app = Bingfa(InMemoryEventStore(), token=counter_tokens(50))
+    app = WritePath(InMemoryEventStore(), token=counter_tokens(50))
     game_id = made_before(app)
     asked = spy(monkeypatch)
     app.join(game_id, "blue", nonce="b")
@@ -170,7 +171,7 @@ def test_a_running_game_made_before_keeps_the_old_generator(monkeypatch):
 
 
 def test_a_new_running_game_draws_from_the_new_generator(monkeypatch):
-    app = Bingfa(InMemoryEventStore(), token=counter_tokens(90))
+    app = WritePath(InMemoryEventStore(), token=counter_tokens(90))
     asked = spy(monkeypatch)
     game_id = app.create_game("sun-tzu", {}, {"blue": "human", "red": "human"})
     app.join(game_id, "blue")
@@ -179,7 +180,7 @@ def test_a_new_running_game_draws_from_the_new_generator(monkeypatch):
     assert asked and set(asked) == {CURRENT}
 
 
-def play_game_on(app: Bingfa, game_id: str) -> None:
+def play_game_on(app: WritePath, game_id: str) -> None:
     import random
 
     commands = random.Random(1)

@@ -12,13 +12,13 @@ import pytest
 
 import games
 from events.envelope import chain_hash
+from events.errors import Invalid
 from events.store import InMemoryEventStore
 from events.table import Refused
+from events.writepath import WritePath
 from replays.record import Record, record_of
 from replays.verify import verify
-from service.errors import Invalid
 from service.queries import Queries
-from service.usecases import Bingfa
 from workers.dispatch import sweep_deadlines
 
 RULES = games.get("sun-tzu")
@@ -45,7 +45,7 @@ def clock():
 @pytest.fixture
 def app(clock):
     n = itertools.count()
-    return Bingfa(InMemoryEventStore(), token=lambda size: f"{next(n):0{size * 2}x}",
+    return WritePath(InMemoryEventStore(), token=lambda size: f"{next(n):0{size * 2}x}",
                   clock=clock, ai_levels={"random", "easy", "medium"})  # fmt: skip
 
 

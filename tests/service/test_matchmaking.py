@@ -8,10 +8,11 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from events.errors import Invalid
 from events.store import InMemoryEventStore
+from events.writepath import Forbidden, NotFound, WritePath
 from games.base import RulesError
 from service import access
-from service.errors import Invalid
 from service.matchmaking import (
     SEEK_DAYS,
     SEEK_LIMIT,
@@ -21,7 +22,6 @@ from service.matchmaking import (
     RedisSeekStore,
     describe,
 )
-from service.usecases import Bingfa, Forbidden, NotFound
 
 START = datetime(2030, 1, 1, tzinfo=UTC)
 DAY = 24 * 3600 * 1000
@@ -52,7 +52,7 @@ def clock():
 
 @pytest.fixture
 def bingfa(clock):
-    return Bingfa(InMemoryEventStore(), ai_levels={"random", "easy", "medium"}, clock=clock)
+    return WritePath(InMemoryEventStore(), ai_levels={"random", "easy", "medium"}, clock=clock)
 
 
 @pytest.fixture

@@ -17,11 +17,11 @@ import games
 from events.envelope import chain_hash
 from events.store import InMemoryEventStore
 from events.table import Refused
+from events.writepath import WritePath
 from games.base import RulesError
 from replays.record import Record, record_of
 from replays.verify import verify
 from service import create_app
-from service.usecases import Bingfa
 from workers.tasks import take_ai_turn
 
 RULES = games.get("sun-tzu")
@@ -44,7 +44,7 @@ def clock():
 @pytest.fixture
 def app(clock):
     n = itertools.count()
-    return Bingfa(InMemoryEventStore(), token=lambda size: f"{next(n):0{size * 2}x}",
+    return WritePath(InMemoryEventStore(), token=lambda size: f"{next(n):0{size * 2}x}",
                   clock=clock, ai_levels={"random", "easy"})  # fmt: skip
 
 

@@ -11,14 +11,14 @@ import pytest
 
 import games
 from events.envelope import verify_chain
+from events.errors import Invalid
 from events.fairness import rng_for
 from events.projector import GameCache, load
 from events.schemas import SYSTEM_FIELDS
 from events.store import ConcurrencyError, IdempotencyConflict, InMemoryEventStore
 from events.table import Refused
+from events.writepath import Forbidden, NotFound, WritePath
 from games.base import RulesError
-from service.errors import Invalid
-from service.usecases import Bingfa, Forbidden, NotFound
 
 RULES = games.get("sun-tzu")
 HUMANS = {"blue": "human", "red": "human"}
@@ -31,7 +31,7 @@ def counter_tokens():
 
 @pytest.fixture
 def app():
-    return Bingfa(InMemoryEventStore(), token=counter_tokens())
+    return WritePath(InMemoryEventStore(), token=counter_tokens())
 
 
 def types(app, game_id):
@@ -229,7 +229,7 @@ def red_chooses(store, game_id):
 
 
 def test_a_conflicting_append_reloads_and_decides_once_more():
-    app = Bingfa(RacingStore(red_chooses), token=counter_tokens())
+    app = WritePath(RacingStore(red_chooses), token=counter_tokens())
     game_id = started(app)
     app.submit(game_id, "blue", {"type": "choose_warlord", "warlord": "reinforce"})
     game = load(app.store, game_id)
@@ -249,7 +249,7 @@ def test_a_second_conflict_is_reported_and_nothing_of_the_command_is_written(rem
     # A process that remembers the game first tries on that position without reading
     # the stream; a refusal there only sends it to the stream, so it takes one race more.
     races = 3 if remembered else 2
-    app = Bingfa(RacingStore(someone_else_writes, races=races), token=counter_tokens())
+    app = WritePath(RacingStore(someone_else_writes, races=races), token=counter_tokens())
     game_id = started(app)
     if not remembered:
         app.games = GameCache()
@@ -260,9 +260,9 @@ def test_a_second_conflict_is_reported_and_nothing_of_the_command_is_written(rem
 
 
 def test_a_position_remembered_from_before_another_process_moved_is_not_used():
-    app = Bingfa(InMemoryEventStore(), token=counter_tokens())
+    app = WritePath(InMemoryEventStore(), token=counter_tokens())
     game_id = started(app)
-    other = Bingfa(app.store)  # another web worker, or a Celery worker
+    other = WritePath(app.store)  # another web worker, or a Celery worker
     other.submit(game_id, "red", {"type": "choose_warlord", "warlord": "remove"})
     assert app.games.remembered(game_id).version < app.store.version(game_id)
     # Blue's command is judged on the stream's position (red has chosen), not the one
@@ -273,7 +273,7 @@ def test_a_position_remembered_from_before_another_process_moved_is_not_used():
     assert app.games.remembered(game_id).version == game.version
     # And a command the remembered position would allow, but the stream's refuses, is
     # refused with the stream's reason: red chose already.
-    stale = Bingfa(app.store)
+    stale = WritePath(app.store)
     stale.games.keep(load(app.store, game_id, use_snapshot=False))
     other.submit(game_id, "red", {"type": "resign"})
     with pytest.raises(Refused, match="over"):
@@ -310,7 +310,7 @@ def test_follow_up_work_runs_only_after_a_successful_append():
     def record(game, events):
         calls.append((game.version, len(events)))
 
-    app = Bingfa(InMemoryEventStore(), token=counter_tokens(), on_appended=record)
+    app = WritePath(InMemoryEventStore(), token=counter_tokens(), on_appended=record)
     game_id = started(app)
     # each join was followed up (the second one with the deal)
     assert [version for version, _ in calls] == [2, app.store.version(game_id)]

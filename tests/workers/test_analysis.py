@@ -12,11 +12,11 @@ import pytest
 import games
 from events.projector import load
 from events.store import InMemoryEventStore
+from events.writepath import WritePath
 from replays.analysis_store import AnalysisStore, for_replay_store
 from replays.record import record_of
 from replays.replay import Replay
 from replays.store import for_event_store
-from service.usecases import Bingfa
 from workers import bootstrap
 from workers.analysis import QUICK, accuracy, analyse, classify, engine, job, luck, move_accuracy
 from workers.analysis.scoring import loss_points
@@ -30,7 +30,7 @@ def counter_tokens():
     return lambda size: f"{next(n):0{size * 2}x}"
 
 
-def play_random(app: Bingfa, seed: int, options=None) -> str:
+def play_random(app: WritePath, seed: int, options=None) -> str:
     game_id = app.create_game("sun-tzu", options or {"events": True},
                               {"blue": "human", "red": "human"})  # fmt: skip
     for seat in ("blue", "red"):
@@ -46,7 +46,7 @@ def play_random(app: Bingfa, seed: int, options=None) -> str:
 
 @pytest.fixture(scope="module")
 def finished():
-    app = Bingfa(InMemoryEventStore(), token=counter_tokens())
+    app = WritePath(InMemoryEventStore(), token=counter_tokens())
     game_id = play_random(app, seed=11)
     return app, game_id, record_of(app.store, game_id)
 

@@ -11,7 +11,7 @@ import pytest
 
 from events.readmodels import ReadModels
 from events.redis_store import RedisEventStore
-from service.usecases import Bingfa
+from events.writepath import WritePath
 from workers import bootstrap
 from workers.celery_app import AI_QUEUE, PLAY_AI_MOVE, SWEEP_DEADLINES, make_celery
 from workers.dispatch import follow_up
@@ -39,7 +39,7 @@ def world(redis_client):
     clock, celery = Clock(), FakeCelery()
     n = itertools.count(int(datetime.now(UTC).timestamp()))  # ids unique in this Redis
     store = RedisEventStore(redis_client, partitions=4)
-    app = Bingfa(store, token=lambda size: f"{next(n):0{size * 2}x}", clock=clock,
+    app = WritePath(store, token=lambda size: f"{next(n):0{size * 2}x}", clock=clock,
                  on_appended=partial(follow_up, celery=celery))  # fmt: skip
     bootstrap.use(app)
     yield app, clock, celery, ReadModels(redis_client, 4)

@@ -13,7 +13,7 @@ import pytest
 
 from events.projector import load
 from events.store import InMemoryEventStore
-from service.usecases import Bingfa
+from events.writepath import WritePath
 from workers import bootstrap
 from workers.celery_app import AI_QUEUE, PLAY_AI_MOVE
 from workers.dispatch import enqueue_ai_moves
@@ -44,7 +44,7 @@ def counter_tokens():
 
 
 def make_bingfa(celery, store=None):
-    return Bingfa(
+    return WritePath(
         store or InMemoryEventStore(),
         token=counter_tokens(),
         on_appended=partial(enqueue_ai_moves, celery=celery),
@@ -213,7 +213,7 @@ def test_beat_sweeps_up_an_ai_move_whose_task_was_lost(redis_client, celery):
 
     store = RedisEventStore(redis_client, partitions=4)
     models = ReadModels(redis_client, 4)
-    lost = Bingfa(store)  # no on_appended: the AI's task is lost
+    lost = WritePath(store)  # no on_appended: the AI's task is lost
     game_id = started(lost)
     models.project(store, game_id)
     game = lost.load(game_id)
@@ -259,7 +259,7 @@ def test_beat_archives_a_finished_game_whose_archive_task_was_lost(redis_client,
 
     store = RedisEventStore(redis_client, partitions=4)
     models, replays = ReadModels(redis_client, 4), ReplayStore(redis_client)
-    app = Bingfa(store)  # no follow-up: the archive task is lost
+    app = WritePath(store)  # no follow-up: the archive task is lost
     game_id = started(app, {"blue": "human", "red": "human"})
     rng = random.Random(3)
     while (game := app.load(game_id)).outcome is None:

@@ -232,7 +232,7 @@ def test_the_daily_digest_comes_once_a_day_at_its_hour(redis_client, receiver):
 def test_the_beat_task_sends_the_outbox_on_a_real_redis(redis_client, redis_url, receiver,
                                                         monkeypatch):  # fmt: skip
     from events.redis_store import RedisEventStore
-    from service.usecases import Bingfa
+    from events.writepath import WritePath
     from workers import bootstrap
     from workers.celery_app import NOTIFY_QUEUE, SWEEP_WEBHOOKS, make_celery
     from workers.tasks import sweep_webhooks
@@ -243,7 +243,7 @@ def test_the_beat_task_sends_the_outbox_on_a_real_redis(redis_client, redis_url,
     store.add(note(), NOW)  # due long ago: the task's clock is the real one
     monkeypatch.setenv("SECRET_KEY", KEY)
     monkeypatch.setenv("BINGFA_WEBHOOK_ALLOW_LOCAL", "1")
-    bootstrap.use(Bingfa(RedisEventStore(redis_client)))
+    bootstrap.use(WritePath(RedisEventStore(redis_client)))
     try:
         assert sweep_webhooks.run()["retry"] == 1
         assert sweep_webhooks.run()["sent"] == 0  # its retry is 10 s away

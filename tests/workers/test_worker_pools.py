@@ -23,7 +23,7 @@ import pytest
 from events.hints import HintCache
 from events.projector import load
 from events.redis_store import RedisEventStore, connect
-from service.usecases import Bingfa
+from events.writepath import WritePath
 from workers.celery_app import ANALYSE_REPLAY, ANALYSIS_QUEUE, HINT, make_celery
 from workers.dispatch import enqueue_ai_moves
 from workers.hints import HINT_LEVEL
@@ -83,7 +83,7 @@ def test_no_amount_of_analysis_delays_a_move_or_a_hint(pools, redis_client, redi
     analysis_log = pools("analysis")
     celery = make_celery({"broker_url": broker_url})
     store = RedisEventStore(connect(redis_url))
-    app = Bingfa(store, on_appended=lambda game, events: enqueue_ai_moves(game, events, celery))
+    app = WritePath(store, on_appended=lambda game, events: enqueue_ai_moves(game, events, celery))
     try:
         for n in range(4):  # more analyses than the analysis pool has room for
             celery.send_task(ANALYSE_REPLAY, args=(f"replay-{n}",), queue=ANALYSIS_QUEUE)

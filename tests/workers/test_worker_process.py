@@ -18,7 +18,7 @@ import pytest
 
 from events.projector import load
 from events.redis_store import RedisEventStore, connect
-from service.usecases import Bingfa
+from events.writepath import WritePath
 from workers.celery_app import AI_QUEUE, make_celery
 from workers.dispatch import enqueue_ai_moves
 
@@ -39,7 +39,7 @@ def app(redis_client, redis_url, broker_url):
     """The web side: a write path whose follow-up work queues AI moves on the broker."""
     celery = make_celery({"broker_url": broker_url})
     store = RedisEventStore(connect(redis_url))
-    yield Bingfa(store, on_appended=partial(enqueue_ai_moves, celery=celery))
+    yield WritePath(store, on_appended=partial(enqueue_ai_moves, celery=celery))
     celery.close()
     store.redis.close()
 

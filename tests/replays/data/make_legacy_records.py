@@ -25,8 +25,8 @@ sys.path[:0] = [str(Path(__file__).resolve().parents[1]), str(Path(__file__).res
 from replay_helpers import counter_tokens, play_game  # noqa: E402
 
 from events.store import InMemoryEventStore  # noqa: E402
+from events.writepath import WritePath  # noqa: E402
 from replays.record import dumps, record_of  # noqa: E402
-from service.usecases import Bingfa  # noqa: E402
 
 # name -> (options, seats, random-command seed, nonces, hand blue's seat to the AI)
 GAMES = {
@@ -43,7 +43,7 @@ def stepping_clock(start: datetime, step: timedelta):
 
 def main(out: Path) -> None:
     for n, (name, (options, seats, seed, nonces, hand_over)) in enumerate(GAMES.items()):
-        app = Bingfa(
+        app = WritePath(
             InMemoryEventStore(),
             token=counter_tokens(1000 * n),
             clock=stepping_clock(datetime(2024, 5, 1, 12, tzinfo=UTC), timedelta(minutes=3)),

@@ -3,7 +3,7 @@ the computer and taken back, clocks that run out, vacation, draws.
 
 The rules of all of it are the table's (``events.table``: pure, the time passed in); here
 they are applied to a game as stored and their events appended. ``OffBoard`` is part of
-the write path (``service.usecases.Bingfa`` is one): it uses the write path's store,
+the write path (``events.writepath.WritePath`` is one): it uses the write path's store,
 loading, follow-up work and clock.
 """
 
@@ -12,9 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from events import table
+from events.errors import NotFound
 from events.projector import LoadedGame
 from events.store import ConcurrencyError
-from service.errors import NotFound
 
 
 def over_text(game: LoadedGame) -> str:

@@ -19,13 +19,13 @@ from typing import Any
 import games
 from events import clocks, table
 from events.envelope import canonical
+from events.errors import Forbidden, Invalid, NotFound
 from events.fairness import CURRENT, commitment, generator_of, rng_for
+from events.offboard import OffBoard, over_text
 from events.projector import GameCache, LoadedGame, Lru, apply, save_snapshot
 from events.store import ConcurrencyError, EventStore, IdempotencyConflict
 from events.store import fingerprint as store_fingerprint
 from games.base import RulesError
-from service.errors import Forbidden, Invalid, NotFound
-from service.offboard import OffBoard, over_text
 
 SNAPSHOT_EVERY = 64  # events between snapshots of a running game (and one at the end)
 MAX_NONCE_LENGTH = 200
@@ -41,7 +41,7 @@ class Submitted:
 
 
 @dataclass
-class Bingfa(OffBoard):
+class WritePath(OffBoard):
     """The write path over one event store (tests pass an in-memory one); what is played
     off the board (clocks, vacation, draws) is ``OffBoard``'s."""
 
@@ -360,64 +360,32 @@ class Bingfa(OffBoard):
             self.on_appended(game, events)
         return game
 
-    # -- continue a finished game from one of its steps ----------------------------------
-    def continue_from(
+    # -- a game continued from a position of another ------------------------------------
+    def continue_game(
         self,
-        record: Any,
-        step: int,
+        key: str,
+        options: Mapping[str, Any],
         seat: str,
         level: str,
+        view: Mapping[str, Any],
+        origin: Mapping[str, Any],
         access: Mapping[str, str] | None = None,
     ) -> str:
-        """A new game against the AI at ``level`` from step ``step`` of a finished game's
-        ``record`` (a ``replays.record.Record``), ``seat`` played by a human. The stream is
-        ``game_created`` (``from``: the replay, step and seat), the AI's ``seat_joined``,
-        and, when the human takes the seat, ``position_set`` instead of the deal: what
-        ``seat`` saw at that step, the rest (the opponent's hand, both deck orders, the
-        face-down cards) re-dealt at random from the new game's own chance, with the
-        human's nonce in it (see ``_opening``). Refuses, with a sentence and writing
-        nothing, a step the record does not have, a step where the game is over or where
-        nobody has a decision to make, and a position the seat's view cannot rebuild."""
-        from replays.replay import BadStep, replay_of
-
-        key = record.header.get("game")
-        rules = self.registry.get(key)
-        if rules is None:
-            raise NotFound(f"there is no game called {key!r}")
-        if seat not in rules.seats:
-            seats = " and ".join(rules.seats)
-            raise Invalid(f"there is no seat {seat!r} to continue as; the seats are {seats}")
+        """A new game of ``key`` against the AI at ``level``, ``seat`` played by a human,
+        from the position ``seat`` saw (``view``, checked by the caller: see
+        ``replays.continuation``). The stream is ``game_created`` (``from``: ``origin``),
+        the AI's ``seat_joined``, and, when the human takes the seat, ``position_set``
+        instead of the deal: what ``seat`` saw, the rest re-dealt at random from the new
+        game's own chance, with the human's nonce in it (see ``_opening``)."""
+        rules = self.registry[key]
         self._check_level(level)
-        replay = replay_of(record)
-        try:
-            state = replay.state_at(step)
-        except BadStep as error:
-            raise Invalid(str(error)) from None
-        if rules.outcome(state) is not None:
-            raise Invalid(f"the game is over at step {step}: there is nothing left to play")
-        if not rules.pending(state):
-            later = next((n for n in range(step + 1, replay.length + 1)
-                          if rules.pending(replay.state_at(n))), None)  # fmt: skip
-            hint = f"; step {later} is the next where someone decides" if later else ""
-            raise Invalid(f"at step {step} nobody has a decision to make (the rules are "
-                             f"playing on by themselves){hint}")  # fmt: skip
-        view = rules.view(state, seat)
-        knowledge = self._knowledge(rules)
-        if not self._rebuilds(rules, knowledge, state, seat):
-            later = next((n for n in range(step + 1, replay.length + 1)
-                          if rules.pending(replay.state_at(n))
-                          and self._rebuilds(rules, knowledge, replay.state_at(n), seat)),
-                         None)  # fmt: skip
-            hint = f"; step {later} is the next where it can be" if later else ""
-            raise Invalid(f"the position at step {step} cannot be rebuilt from what {seat} "
-                          f"saw there (part of it was not in {seat}'s view){hint}")  # fmt: skip
         opponent = next(s for s in rules.seats if s != seat)
         seats = {seat: "human", opponent: f"ai:{level}"}
-        created_with = record.events[0].payload
         game_id = self.token(9)
         seed = self.token(32)
         self.store.put_secret(game_id, json.dumps({"seed": seed, "nonces": {}}))
-        self.store.put_secret(game_id, json.dumps({"seat": seat, "view": view}), "position")
+        self.store.put_secret(game_id, json.dumps({"seat": seat, "view": dict(view)}),
+                              "position")  # fmt: skip
         if access is not None:
             self.store.put_secret(game_id, json.dumps(dict(access)), "access")
         created = {
@@ -425,11 +393,11 @@ class Bingfa(OffBoard):
             "visible_to": "all",
             "game": key,
             "rules_version": rules.version,
-            "options": dict(created_with.get("options") or {}),
+            "options": dict(options),
             "seats": seats,
             "seed_sha256": commitment(seed),
             "rng": CURRENT,
-            "from": {"replay": record.header["id"], "step": step, "seat": seat},
+            "from": dict(origin),
         }
         self.store.append(game_id, 0, [created], at=self.now())
         self.join(game_id, opponent, player=seats[opponent])
@@ -457,12 +425,3 @@ class Bingfa(OffBoard):
             raise Invalid(f"{rules.name} games cannot be continued from a replay: the game "
                           "cannot rebuild a position from what a seat saw")  # fmt: skip
         return knowledge
-
-    @staticmethod
-    def _rebuilds(rules: Any, knowledge: Any, state: Any, seat: str) -> bool:
-        """Whether ``seat``'s view of ``state`` is all a position sampled from it needs: the
-        sample shows the seat exactly that view again."""
-        import random
-
-        view = rules.view(state, seat)
-        return rules.view(knowledge.determinize(view, seat, random.Random(0)), seat) == view

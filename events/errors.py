@@ -1,0 +1,18 @@
+"""The write path's refusals that are not the rules' own (``games.RulesError``) nor the
+table's (``events.table.Refused``): a game or seat that is not there, a seat that is not
+the caller's, a request that cannot be done."""
+
+from __future__ import annotations
+
+
+class NotFound(LookupError):
+    """No such game or seat."""
+
+
+class Forbidden(PermissionError):
+    """The seat is not the caller's to take or to play."""
+
+
+class Invalid(ValueError):
+    """A request the service refuses that is not a move: no rule of the game says no, the
+    request itself is wrong (a seat the game has not, a level there is not, a step …)."""

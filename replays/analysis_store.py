@@ -1,6 +1,6 @@
 """The analysis of a replay, kept beside it in Redis: its status, progress and result.
 
-    analyses = AnalysisStore(redis_client)      (or ``for_replay_store(replay_store)``)
+    analyses = AnalysisStore(redis_client)
     analyses.request(id) -> bool    mark it queued; True if the caller should queue the job
                                     (there was none, the last one failed, or it went stale)
     analyses.start(id) -> bool      the job takes it (queued -> running); False if another
@@ -114,8 +114,3 @@ class AnalysisStore:
         result = json.loads(raw["result"]) if status == "done" and raw.get("result") else None
         return Status(status, int(raw.get("done") or 0), int(raw.get("total") or 0),
                       raw.get("error") or None, result)  # fmt: skip
-
-
-def for_replay_store(replays: Any) -> AnalysisStore:
-    """The analyses beside a replay store (on its Redis client)."""
-    return AnalysisStore(replays.redis)

@@ -9,7 +9,6 @@
     store.summary(id) -> dict | None  the header without seed and nonces
     store.by_head(head) -> id | None  the replay whose chain ends in that hash (the same
                                       game's record, whatever id it came under)
-    for_event_store(event_store) -> ReplayStore   the one beside an event store
     store.list(limit=20, cursor=None, player=None, result=None, imported=None) -> Page
                                       newest finish first; ``Page.next`` is the cursor of
                                       the next page (None at the end), ``Page.total`` counts
@@ -35,8 +34,6 @@ from the streams (``bingfa archive --all``); imported ones exist only here.
 from __future__ import annotations
 
 import json
-import threading
-import weakref
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -242,25 +239,3 @@ class ReplayStore:
         return rows[:n], len(common)
 
 
-_memory: weakref.WeakKeyDictionary[Any, ReplayStore] = weakref.WeakKeyDictionary()
-_memory_lock = threading.Lock()
-
-
-def for_event_store(event_store: Any) -> ReplayStore:
-    """The replay store beside an event store: on the event store's own Redis
-    (``event_store.redis``); for a store without Redis (``InMemoryEventStore``: tests and
-    tools), one in-memory store per event store, on fakeredis (a test dependency: the
-    in-memory event store is never used in production)."""
-    client = getattr(event_store, "redis", None)
-    if client is not None:
-        return ReplayStore(client)
-    with _memory_lock:
-        found = _memory.get(event_store)
-        if found is None:
-            try:
-                import fakeredis
-            except ImportError:  # pragma: no cover - production always has Redis
-                raise RuntimeError("an in-memory event store keeps its replays on fakeredis: "
-                                   "install bingfa[test]") from None  # fmt: skip
-            found = _memory[event_store] = ReplayStore(fakeredis.FakeRedis())
-        return found

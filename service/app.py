@@ -15,12 +15,13 @@ from typing import Any
 from flask import Flask
 from flask_smorest import Api
 
-from events.writepath import WritePath
 from service import hints, problems, security
 from service.bodies import DEFAULT_BODY_BYTES
 from service.ids import IdConverter, SeekIdConverter, id_schema
 from service.pages import register_pages
+from service.profiles import RedisProfiles
 from service.queries import Queries
+from workers import bootstrap
 
 DEFAULTS: dict[str, Any] = {
     "API_TITLE": "Bingfa",
@@ -63,28 +64,19 @@ def register_config(app: Flask, config: Mapping[str, Any] | None) -> None:
 
 
 def register_write_path(app: Flask) -> None:
-    store = app.config.get("STORE")
-    if store is None:
-        from events.redis_store import RedisEventStore, connect
-
-        if not app.config["REDIS_URL"]:
-            raise RuntimeError("set REDIS_URL to the event store's Redis (or run `bingfa up`)")
-        # Greenlets share a bounded pool: past it, a request waits for a connection.
-        client = connect(app.config["REDIS_URL"], app.config["REDIS_MAX_CONNECTIONS"])
-        store = RedisEventStore(client, partitions=app.config["BINGFA_PARTITIONS"])
+    """The parts (``workers.bootstrap.build``: the event store, the write path and the stores
+    beside it) and what only the web adds over them: queries, profiles."""
     from workers.ai import LEVELS
 
-    on_appended = app.config.get("ON_APPENDED")
-    if on_appended is None and app.config.get("STORE") is None:
-        on_appended = queue_ai_moves(app)
-    bingfa = WritePath(store, on_appended=on_appended, ai_levels=set(LEVELS))
-    if app.config.get("CLOCK") is not None:  # tests drive time: () -> aware UTC datetime
-        bingfa.clock = app.config["CLOCK"]
-    app.extensions["bingfa"] = bingfa
-    app.extensions["queries"] = Queries(store)
-    from service.profiles import profiles_for  # names and recovery codes, beside the store
-
-    app.extensions["profiles"] = profiles_for(store)
+    config = dict(app.config)
+    config.setdefault("AI_LEVELS", set(LEVELS))
+    if config.get("ON_APPENDED") is None and config.get("STORE") is None:
+        config["ON_APPENDED"] = queue_ai_moves(app)
+    parts = bootstrap.build(config)
+    app.extensions["parts"] = parts
+    app.extensions["bingfa"] = parts.write_path
+    app.extensions["queries"] = Queries(parts.store, parts.models)
+    app.extensions["profiles"] = RedisProfiles(parts.redis)  # names, recovery codes
 
 
 def queue_ai_moves(app: Flask):
@@ -111,15 +103,15 @@ def register_live(app: Flask) -> None:
     cap = int(os.environ.get("BINGFA_STREAMS_PER_CLIENT") or 20)
     cap = int(app.config.setdefault("STREAMS_PER_CLIENT", cap))
     lease_ms = round(3 * app.config["SSE_HEARTBEAT"] * 1000)
-    client = getattr(app.extensions["bingfa"].store, "redis", None)
-    read = app.extensions["bingfa"].store.read
-    if app.config.get("STORE") is None and client is not None:
+    parts = app.extensions["parts"]
+    client, read = parts.redis, parts.store.read
+    if parts.projected:  # on the event store's Redis: its scripts say what changed
         hub = app.extensions["hub"] = live.RedisHub(client)
         app.extensions["stream_slots"] = live.StreamSlots(cap, lease_ms, client)
         app.extensions["shared_reads"] = live.SharedReads(hub, read)
         return
     hub = app.extensions["hub"] = live.LocalHub()
-    app.extensions["stream_slots"] = live.StreamSlots(cap, lease_ms)
+    app.extensions["stream_slots"] = live.StreamSlots(cap, lease_ms, client)
     app.extensions["shared_reads"] = live.SharedReads(
         hub, read, fresh_s=app.config["SSE_HEARTBEAT"]
     )

@@ -38,12 +38,12 @@ def ask(app: Any, game_id: str, version: int, seat: str) -> dict[str, Any] | Non
 
 def register(app: Any) -> None:
     """The hint cache beside the event store, and how the work is queued."""
-    bingfa = app.extensions["bingfa"]
-    client = getattr(bingfa.store, "redis", None) if app.config.get("STORE") is None else None
-    cache = app.extensions["hints"] = HintCache(client)
+    parts = app.extensions["parts"]
+    bingfa, cache = parts.write_path, parts.hints
+    app.extensions["hints"] = cache
     if app.config.get("HINT") is not None:
         return
-    if client is not None:
+    if parts.projected:  # on the event store's Redis: the AI workers do it
 
         def send(game_id: str, version: int, seat: str) -> None:
             from workers.celery_app import HINT

@@ -263,9 +263,3 @@ class RedisProfiles:
         if raw is None:
             raise WrongCode(WRONG_CODE)
         return raw.decode()
-
-
-def profiles_for(store: Any) -> ProfileStore:
-    """The profiles beside an event store: in its Redis, else in this process."""
-    redis = getattr(store, "redis", None)
-    return RedisProfiles(redis) if redis is not None else MemoryProfiles()

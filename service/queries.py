@@ -21,11 +21,11 @@ from events.store import EventStore
 
 
 class Queries:
-    def __init__(self, store: EventStore, registry: Any = None) -> None:
+    def __init__(self, store: EventStore, models: ReadModels | None = None,
+                 registry: Any = None) -> None:  # fmt: skip
         self.store = store
+        self.models = models  # None: every answer computed from the streams
         self.registry = registry
-        redis = getattr(store, "redis", None)
-        self.models = ReadModels(redis, store.partitions) if redis is not None else None
 
     def _entries(self):
         for game_id in self.store.game_ids():

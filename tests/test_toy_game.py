@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 
+import fakeredis
 import pytest
 import toy_game
 
@@ -54,7 +55,8 @@ def auth(token):
 
 
 def test_duel_is_played_through_the_api_and_replayed_and_audited(registered):
-    app = create_app({"STORE": InMemoryEventStore(), "TESTING": True,
+    app = create_app({"STORE": InMemoryEventStore(), "REDIS": fakeredis.FakeRedis(),
+                      "TESTING": True,
                       "RATELIMIT_WRITES": "1000 per second"})  # fmt: skip
     client = app.test_client()
     body = {"game": KEY, "options": {"hand": 4}, "seats": {"north": "human", "south": "human"}}

@@ -22,7 +22,6 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from events.projector import load
-from events.readmodels import ReadModels
 from events.store import ConcurrencyError, UnknownGame
 from events.writepath import WritePath
 from workers import ai, bootstrap
@@ -61,7 +60,7 @@ def play_ai_move(self, game_id: str, expected_version: int, seat: str) -> str:
     if delay:
         log.warning("%s: waiting %s s before the AI move (tests only)", TEST_DELAY_ENV, delay)
         time.sleep(delay)
-    return take_ai_turn(bootstrap.bingfa(self.app), game_id, expected_version, seat)
+    return take_ai_turn(bootstrap.write_path(self.app), game_id, expected_version, seat)
 
 
 def take_ai_turn(bingfa: WritePath, game_id: str, expected_version: int, seat: str) -> str:
@@ -101,19 +100,19 @@ def take_ai_turn(bingfa: WritePath, game_id: str, expected_version: int, seat: s
 @shared_task(name=HINT, bind=True, ignore_result=True)
 def hint(self, game_id: str, version: int, seat: str) -> str:
     """Work out the AI's hint for ``seat`` at ``version`` once (``workers.hints``)."""
-    from events.hints import HintCache
     from workers.hints import work_out
 
-    bingfa = bootstrap.bingfa(self.app)
-    return work_out(bingfa, HintCache(bingfa.store.redis), game_id, version, seat)
+    parts = bootstrap.parts(self.app)
+    return work_out(parts.write_path, parts.hints, game_id, version, seat)
 
 
 @shared_task(name=SWEEP_AI_MOVES, bind=True, ignore_result=True)
 def sweep_ai_moves(self) -> int:
     """Beat's sweep: queue again the AI moves whose task was lost. How many were queued."""
-    bingfa = bootstrap.bingfa(self.app)
-    models = ReadModels(bingfa.store.redis, bingfa.store.partitions)
-    queued = sweep_owed_ai_moves(bingfa, models, int(time.time() * 1000), celery=self.app)
+    parts = bootstrap.parts(self.app)
+    queued = sweep_owed_ai_moves(
+        parts.write_path, parts.models, int(time.time() * 1000), celery=self.app
+    )
     if queued:
         log.warning("AI moves queued again after their task was lost: %s", queued)
     return len(queued)
@@ -122,9 +121,8 @@ def sweep_ai_moves(self) -> int:
 @shared_task(name=SWEEP_DEADLINES, bind=True, ignore_result=True)
 def sweep_deadlines_task(self) -> int:
     """Beat's sweep of the deadline index: clocks that ran out. How many were enforced."""
-    bingfa = bootstrap.bingfa(self.app)
-    models = ReadModels(bingfa.store.redis, bingfa.store.partitions)
-    enforced = sweep_deadlines(bingfa, models, bingfa.now_ms())
+    parts = bootstrap.parts(self.app)
+    enforced = sweep_deadlines(parts.write_path, parts.models, parts.write_path.now_ms())
     if enforced:
         log.info("clocks ran out: %s", enforced)
     return len(enforced)
@@ -143,11 +141,10 @@ def archive_game(self, game_id: str) -> str:
     """Write a finished game's record into the replay store (once; idempotent)."""
     from replays.archive import archive
     from replays.record import NotFinished
-    from replays.store import for_event_store
 
-    store = bootstrap.bingfa(self.app).store
+    parts = bootstrap.parts(self.app)
     try:
-        return "archived " + archive(store, for_event_store(store), game_id)
+        return "archived " + archive(parts.store, parts.replays, game_id)
     except (UnknownGame, NotFinished) as error:
         log.warning("archive of %s: %s", game_id, error)
         return str(error)
@@ -156,11 +153,8 @@ def archive_game(self, game_id: str) -> str:
 @shared_task(name=SWEEP_UNARCHIVED, bind=True, ignore_result=True)
 def sweep_unarchived_games(self) -> int:
     """Beat's sweep: queue the archive of recently finished games whose task was lost."""
-    from replays.store import for_event_store
-
-    store = bootstrap.bingfa(self.app).store
-    models = ReadModels(store.redis, store.partitions)
-    missing = sweep_unarchived(models, for_event_store(store), int(time.time() * 1000),
+    parts = bootstrap.parts(self.app)
+    missing = sweep_unarchived(parts.models, parts.replays, int(time.time() * 1000),
                                celery=self.app)  # fmt: skip
     if missing:
         log.warning("archives queued again after their task was lost: %s", missing)
@@ -170,10 +164,9 @@ def sweep_unarchived_games(self) -> int:
 @shared_task(name=SWEEP_WEBHOOKS, bind=True, ignore_result=True)
 def sweep_webhooks(self) -> dict:
     """Beat's sweep: the daily digests now due, then the webhook deliveries (workers.notify)."""
-    from events.notifications import NotificationStore
     from workers.notify import sweep
 
-    store = NotificationStore(bootstrap.bingfa(self.app).store.redis)
+    store = bootstrap.parts(self.app).notifications
     return sweep(store, os.environ, int(time.time() * 1000))
 
 
@@ -182,8 +175,6 @@ def analyse_replay(self, replay_id: str) -> str:
     """Analyse a replay once (``workers.analysis.job.run``); progress and result are kept
     beside the replay (``replays.analysis_store``). A second delivery while it runs, or
     after it is done, does nothing; a failed one is stored and can be requested again."""
-    from replays.analysis_store import for_replay_store
-    from replays.store import for_event_store
     from workers.analysis.job import run
 
     delay = float(os.environ.get(ANALYSIS_TEST_DELAY_ENV) or 0)
@@ -191,6 +182,5 @@ def analyse_replay(self, replay_id: str) -> str:
         log.warning("%s: analysis of %s waits %s s (tests only)", ANALYSIS_TEST_DELAY_ENV,
                     replay_id, delay)  # fmt: skip
         time.sleep(delay)
-    store = bootstrap.bingfa(self.app).store
-    replays = for_event_store(store)
-    return run(replays, for_replay_store(replays), replay_id, event_store=store)
+    parts = bootstrap.parts(self.app)
+    return run(parts.replays, parts.analyses, replay_id, event_store=parts.store)

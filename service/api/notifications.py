@@ -1,10 +1,10 @@
 """The caller's notifications (the player id of the session cookie) and their webhook.
 
-``register(app)`` wires the store: on the event store's Redis, where the projector
-process adds the notifications (``events.notifications.Notifications``, a read-model
-follower); with a store given in the config (tests, tools: no projector runs) the same
-follower runs in the write path's ``on_appended`` instead, on the same Redis or, for the
-in-memory store, on fakeredis (as ``replays.store`` does).
+``register(app)`` takes the notification store the bootstrap built (``workers.bootstrap``):
+where a projector process follows the games it adds the notifications
+(``events.notifications.Notifications``, a read-model follower); over a store given in the
+config (tests, tools: no projector runs) the same follower runs in the write path's
+``on_appended`` instead.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import secrets
-import weakref
 from typing import Any
 
 from flask import Flask, current_app, request
@@ -31,17 +30,16 @@ blp = Blueprint("notifications", __name__, url_prefix="/api/me",
                 description="Your notifications and webhook")  # fmt: skip
 ALLOW_LOCAL = "BINGFA_WEBHOOK_ALLOW_LOCAL"
 TRUE = ("1", "true", "yes", "on")
-_memory: weakref.WeakKeyDictionary[Any, NotificationStore] = weakref.WeakKeyDictionary()
 
 
 # -- wiring ---------------------------------------------------------------------------------
 def register(app: Flask) -> None:
-    bingfa = app.extensions["bingfa"]
-    store = store_for(bingfa.store)
+    parts = app.extensions["parts"]
+    bingfa, store = parts.write_path, parts.notifications
     app.extensions["notifications"] = store
     if ALLOW_LOCAL not in app.config:
         app.config[ALLOW_LOCAL] = os.environ.get(ALLOW_LOCAL, "").lower() in TRUE
-    if app.config.get("STORE") is None:
+    if parts.projected:
         return  # the projector process follows the games
     follower = Notifications(store, clock=bingfa.now_ms)
     before = bingfa.on_appended
@@ -55,18 +53,6 @@ def register(app: Flask) -> None:
             before(game, events)
 
     bingfa.on_appended = on_appended
-
-
-def store_for(event_store: Any) -> NotificationStore:
-    client = getattr(event_store, "redis", None)
-    if client is not None:
-        return NotificationStore(client)
-    found = _memory.get(event_store)
-    if found is None:
-        import fakeredis  # a test dependency: the in-memory event store is for tests
-
-        found = _memory[event_store] = NotificationStore(fakeredis.FakeRedis())
-    return found
 
 
 def store() -> NotificationStore:

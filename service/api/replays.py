@@ -1,7 +1,6 @@
 """Replays of finished games: list, read, export, step through, verify, import.
 
-The replay store lives in the event store's Redis (``replays.store.for_event_store``; an
-in-memory event store gets an in-memory one on fakeredis). A finished game that is not
+The replay store lives beside the other stores (``workers.bootstrap``). A finished game that is not
 archived yet (its archive task has not run) is archived here on first read, so nothing
 depends on the task; a game still being played is not a replay (404 saying so).
 """
@@ -23,7 +22,7 @@ from replays.continuation import continue_from
 from replays.importer import ImportRefused, import_record
 from replays.record import NotFinished, Record, RecordError
 from replays.replay import BadStep, replay_of
-from replays.store import BadCursor, ReplayStore, UnknownReplay, for_event_store
+from replays.store import BadCursor, ReplayStore, UnknownReplay
 from replays.verify import verify
 from service import access, narration, schemas
 from service.bodies import IMPORT_BODY_BYTES, Blueprint, body_limit
@@ -110,13 +109,7 @@ class ImportedBody(Schema):
 
 # -- helpers --------------------------------------------------------------------------------
 def replay_store() -> ReplayStore:
-    found = current_app.extensions.get("replays")
-    if found is None:
-        found = current_app.config.get("REPLAY_STORE")
-        if found is None:
-            found = for_event_store(current_app.extensions["bingfa"].store)
-        current_app.extensions["replays"] = found
-    return found
+    return current_app.extensions["parts"].replays
 
 
 def _records() -> Lru:
@@ -321,17 +314,12 @@ class AnalysisBody(Schema):
 
 
 def analyses():
-    from replays.analysis_store import for_replay_store
-
-    found = current_app.extensions.get("analyses")
-    if found is None:
-        found = current_app.extensions["analyses"] = for_replay_store(replay_store())
-    return found
+    return current_app.extensions["parts"].analyses
 
 
 def _analyse_queue():
     queue = current_app.config.get("ANALYSE")
-    if queue is None and current_app.config.get("STORE") is None:
+    if queue is None and current_app.extensions["parts"].projected:
         queue = _send_analysis_task
     return queue
 

@@ -17,7 +17,6 @@ from service.bodies import Blueprint
 from service.matchmaking import (
     RANDOM,
     Conflict,
-    InMemorySeekStore,
     Matchmaking,
     RedisSeekStore,
     describe,
@@ -35,12 +34,10 @@ def matchmaking() -> Matchmaking:
 
 @blp.record_once
 def wire(state) -> None:
-    """Seeks live in the event store's Redis (in memory beside an in-memory store)."""
+    """Seeks live beside the other stores (``workers.bootstrap``)."""
     app = state.app
-    bingfa = app.extensions["bingfa"]
-    redis = getattr(bingfa.store, "redis", None)
-    store = InMemorySeekStore() if redis is None else RedisSeekStore(redis)
-    app.extensions["matchmaking"] = Matchmaking(bingfa, store)
+    parts = app.extensions["parts"]
+    app.extensions["matchmaking"] = Matchmaking(parts.write_path, RedisSeekStore(parts.redis))
 
 
 @blp.app_errorhandler(Conflict)

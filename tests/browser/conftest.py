@@ -15,6 +15,7 @@ import random
 import threading
 from pathlib import Path
 
+import fakeredis
 import pytest
 from werkzeug.serving import make_server
 
@@ -96,7 +97,8 @@ def serving(**config):
     """An app over an in-memory store (``config`` added to the test settings) served on a
     free localhost port, its AI seats played by ``AiSeats``."""
     ai = AiSeats()
-    settings = {"STORE": InMemoryEventStore(), "TESTING": True, "SSE_SECONDS": 5,
+    settings = {"STORE": InMemoryEventStore(), "REDIS": fakeredis.FakeRedis(),
+                "TESTING": True, "SSE_SECONDS": 5,
                 "SSE_HEARTBEAT": 0.1, "ON_APPENDED": ai}  # fmt: skip
     app = create_app({**settings, **config})
     ai.bingfa = app.extensions["bingfa"]

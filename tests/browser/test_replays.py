@@ -245,7 +245,9 @@ def test_the_analysis_runs_with_a_progress_bar_then_draws_its_graph(server, fini
 
     game_id, record = finished
     go = threading.Event()
-    analyse = inline(server.bingfa.store)  # the quick strength: this is about the page
+    analyse = inline(
+        server.bingfa.store, server.app.extensions["parts"].redis
+    )  # the quick strength: this is about the page
 
     def queue(replay_id):  # as a worker would: later, elsewhere
         threading.Thread(target=lambda: go.wait(30) and analyse(replay_id), daemon=True).start()

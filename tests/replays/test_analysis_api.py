@@ -3,6 +3,7 @@ the app's ``ANALYSE`` callable (here: run at once, at the quick strength, or rec
 
 from __future__ import annotations
 
+import fakeredis
 import pytest
 from replay_helpers import HUMANS, play_game
 
@@ -18,7 +19,10 @@ def store():
 
 @pytest.fixture(scope="module")
 def app(store):
-    flask_app = create_app({"STORE": store, "TESTING": True, "ANALYSE": job.inline(store)})
+    redis = fakeredis.FakeRedis()
+    flask_app = create_app(
+        {"STORE": store, "REDIS": redis, "TESTING": True, "ANALYSE": job.inline(store, redis)}
+    )
     bingfa = flask_app.extensions["bingfa"]
     flask_app.config["game_ids"] = [play_game(bingfa, {"events": True}, seed=s) for s in (1, 2)]
     flask_app.config["running"] = bingfa.create_game("sun-tzu", {}, HUMANS)
@@ -56,7 +60,9 @@ def test_none_then_202_then_200_with_the_result(app, client):
 
 def test_a_request_while_queued_queues_nothing_more(store):
     sent = []
-    app = create_app({"STORE": store, "TESTING": True, "ANALYSE": sent.append})
+    app = create_app(
+        {"STORE": store, "REDIS": fakeredis.FakeRedis(), "TESTING": True, "ANALYSE": sent.append}
+    )
     game_id = play_game(app.extensions["bingfa"], {}, seed=5)
     client = app.test_client()
     for _ in range(3):
@@ -75,7 +81,9 @@ def test_a_failed_analysis_is_retried(store):
         if len(calls) == 1:
             raise ConnectionError("broker down")
 
-    app = create_app({"STORE": store, "TESTING": True, "ANALYSE": broken})
+    app = create_app(
+        {"STORE": store, "REDIS": fakeredis.FakeRedis(), "TESTING": True, "ANALYSE": broken}
+    )
     game_id = play_game(app.extensions["bingfa"], {}, seed=6)
     client = app.test_client()
     down = client.post(f"/api/replays/{game_id}/analysis")
@@ -86,7 +94,7 @@ def test_a_failed_analysis_is_retried(store):
 
 
 def test_without_workers_an_in_memory_app_says_so(store):
-    app = create_app({"STORE": store, "TESTING": True})
+    app = create_app({"STORE": store, "REDIS": fakeredis.FakeRedis(), "TESTING": True})
     game_id = play_game(app.extensions["bingfa"], {}, seed=8)
     response = app.test_client().post(f"/api/replays/{game_id}/analysis")
     assert response.status_code == 503 and "no workers" in response.get_json()["detail"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import random
 
+import fakeredis
 import pytest
 from replay_helpers import RULES, counter_tokens, play_game, problem_of
 
@@ -25,7 +26,9 @@ from service.app import create_app
 
 @pytest.fixture(scope="module")
 def app():
-    flask_app = create_app({"STORE": InMemoryEventStore(), "TESTING": True})
+    flask_app = create_app(
+        {"STORE": InMemoryEventStore(), "REDIS": fakeredis.FakeRedis(), "TESTING": True}
+    )
     bingfa = flask_app.extensions["bingfa"]
     bingfa.token = counter_tokens()  # the same deal every run (seed 12: a long game, with
     # armies' sources asked mid-battle)

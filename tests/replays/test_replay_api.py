@@ -6,6 +6,7 @@ import dataclasses
 import io
 import json
 
+import fakeredis
 import pytest
 from replay_helpers import HUMANS, counter_tokens, play_game, problem_of
 
@@ -17,7 +18,9 @@ from service.app import create_app
 
 @pytest.fixture(scope="module")
 def app():
-    flask_app = create_app({"STORE": InMemoryEventStore(), "TESTING": True})
+    flask_app = create_app(
+        {"STORE": InMemoryEventStore(), "REDIS": fakeredis.FakeRedis(), "TESTING": True}
+    )
     bingfa = flask_app.extensions["bingfa"]
     flask_app.config["game_ids"] = [play_game(bingfa, {"events": s == 0}, seed=s) for s in range(3)]
     flask_app.config["running"] = bingfa.create_game("sun-tzu", {}, HUMANS)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from functools import partial
 
+import fakeredis
 import pytest
 from replay_helpers import counter_tokens, play_game
 
@@ -12,7 +13,7 @@ from events.redis_store import RedisEventStore
 from events.store import InMemoryEventStore
 from events.writepath import WritePath
 from replays.record import dumps, loads, record_of
-from replays.store import ReplayStore, for_event_store
+from replays.store import ReplayStore
 from service.cli import main
 from workers import bootstrap
 from workers.celery_app import ANALYSIS_QUEUE, ARCHIVE_GAME
@@ -86,11 +87,11 @@ def test_the_archive_task_is_queued_when_a_game_ends_and_archives_it():
     game_id = play_game(app, {}, seed=2)
     archives = [m for m in celery.sent if m[0] == ARCHIVE_GAME]
     assert archives == [(ARCHIVE_GAME, (game_id,), ANALYSIS_QUEUE)]
-    bootstrap.use(app)
+    parts = bootstrap.use(app, fakeredis.FakeRedis())
     try:
         assert archive_game.run(game_id) == f"archived {game_id}"
         assert archive_game.run(game_id) == f"archived {game_id}"  # redelivered: once
         assert "no game" in archive_game.run("nope")
     finally:
         bootstrap.reset()
-    assert for_event_store(app.store).get(game_id).header["events"] > 100
+    assert parts.replays.get(game_id).header["events"] > 100

@@ -13,7 +13,7 @@ from events.writepath import WritePath
 from replays.archive import archive, archive_all
 from replays.importer import ImportRefused, import_record
 from replays.record import NotFinished, RecordError, dumps, record_of
-from replays.store import BadCursor, ReplayClash, ReplayStore, UnknownReplay, for_event_store
+from replays.store import BadCursor, ReplayClash, ReplayStore, UnknownReplay
 
 
 @pytest.fixture(scope="module")
@@ -137,9 +137,3 @@ def test_import_ok_refused_and_clashing(played, replays):
     assert not replays.exists("t")
     with pytest.raises(RecordError, match="line 1"):
         import_record("not json\n", replays)
-
-
-def test_an_in_memory_event_store_gets_one_in_memory_replay_store():
-    store = InMemoryEventStore()
-    assert for_event_store(store) is for_event_store(store)
-    assert for_event_store(InMemoryEventStore()) is not for_event_store(store)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 
+import fakeredis
 import pytest
 
 import games
@@ -20,6 +21,7 @@ def app():
     return create_app(
         {
             "STORE": InMemoryEventStore(),
+            "REDIS": fakeredis.FakeRedis(),
             "TESTING": True,
             "SSE_SECONDS": 0.2,
             "SSE_HEARTBEAT": 0.05,
@@ -268,7 +270,8 @@ def test_a_write_from_another_origin_is_refused(client):
 
 
 def test_writes_are_rate_limited():
-    app = create_app({"STORE": InMemoryEventStore(), "TESTING": True,
+    app = create_app({"STORE": InMemoryEventStore(), "REDIS": fakeredis.FakeRedis(),
+                      "TESTING": True,
                       "RATELIMIT_WRITES": "3 per minute"})  # fmt: skip
     client = app.test_client()
     statuses = [client.post("/api/games", json={}).status_code for _ in range(4)]
@@ -284,7 +287,8 @@ def test_every_web_worker_counts_writes_against_the_same_budget(redis_url):
 
     # Two apps, as two gunicorn workers, share the counts kept in Redis; each test run
     # gets its own seat token so counts from an earlier run do not spill over.
-    config = {"STORE": InMemoryEventStore(), "RATELIMIT_WRITES": "2 per minute",
+    config = {"STORE": InMemoryEventStore(), "REDIS": fakeredis.FakeRedis(),
+              "RATELIMIT_WRITES": "2 per minute",
               "RATELIMIT_STORAGE_URI": redis_url}  # fmt: skip
     workers = [create_app(config).test_client() for _ in range(2)]
     token = {"Authorization": f"Bearer {uuid.uuid4().hex}"}

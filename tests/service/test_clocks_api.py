@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import fakeredis
 import pytest
 
 from events.store import InMemoryEventStore
@@ -29,7 +30,8 @@ def clock():
 
 @pytest.fixture
 def app(clock):
-    return create_app({"STORE": InMemoryEventStore(), "TESTING": True, "CLOCK": clock,
+    return create_app({"STORE": InMemoryEventStore(), "REDIS": fakeredis.FakeRedis(),
+                       "TESTING": True, "CLOCK": clock,
                        "RATELIMIT_WRITES": "1000 per second"})  # fmt: skip
 
 

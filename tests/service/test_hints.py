@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 
+import fakeredis
 import pytest
 
 from events.hints import HintCache
@@ -28,7 +29,8 @@ def app(queued, monkeypatch):
     import service.hints
 
     monkeypatch.setattr(service.hints, "WAIT_S", 0.2)
-    return create_app({"STORE": InMemoryEventStore(), "TESTING": True,
+    return create_app({"STORE": InMemoryEventStore(), "REDIS": fakeredis.FakeRedis(),
+                       "TESTING": True,
                        "RATELIMIT_WRITES": "1000 per second",
                        "HINT": lambda *ask: queued.append(ask)})  # fmt: skip
 
@@ -109,7 +111,14 @@ def test_a_broker_that_is_down_is_a_503_and_the_next_ask_tries_again():
         calls.append(ask)
         raise ConnectionError("broker down")
 
-    app = create_app({"STORE": InMemoryEventStore(), "TESTING": True, "HINT": down})
+    app = create_app(
+        {
+            "STORE": InMemoryEventStore(),
+            "REDIS": fakeredis.FakeRedis(),
+            "TESTING": True,
+            "HINT": down,
+        }
+    )
     client = app.test_client()
     game_id, tokens = started(client)
     answer = client.get(f"/api/games/{game_id}/hint", headers=auth(tokens["blue"]))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 
+import fakeredis
 import pytest
 
 import games
@@ -21,7 +22,8 @@ RULES = games.get("sun-tzu")
 
 
 def make_app(**config):
-    return create_app({"STORE": InMemoryEventStore(), "TESTING": True,
+    return create_app({"STORE": InMemoryEventStore(), "REDIS": fakeredis.FakeRedis(),
+                       "TESTING": True,
                        "RATELIMIT_WRITES": "1000 per second", **config})  # fmt: skip
 
 

@@ -4,6 +4,7 @@ colours, and the sentences it tells the pages (events, turns, endings, hints).""
 
 from __future__ import annotations
 
+import fakeredis
 import pytest
 
 import games
@@ -17,7 +18,8 @@ SEATS = tuple(RULES.seats)
 
 @pytest.fixture
 def client():
-    app = create_app({"STORE": InMemoryEventStore(), "TESTING": True,
+    app = create_app({"STORE": InMemoryEventStore(), "REDIS": fakeredis.FakeRedis(),
+                      "TESTING": True,
                       "RATELIMIT_WRITES": "1000 per second"})  # fmt: skip
     return app.test_client()
 

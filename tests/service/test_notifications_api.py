@@ -7,6 +7,7 @@ import json
 import threading
 from datetime import UTC, datetime, timedelta
 
+import fakeredis
 import pytest
 
 from events.store import InMemoryEventStore
@@ -22,7 +23,8 @@ class Clock:
 
 
 def make_app(**config):
-    return create_app({"STORE": InMemoryEventStore(), "TESTING": True, "SSE_SECONDS": 0.3,
+    return create_app({"STORE": InMemoryEventStore(), "REDIS": fakeredis.FakeRedis(),
+                       "TESTING": True, "SSE_SECONDS": 0.3,
                        "SSE_HEARTBEAT": 0.05, "RATELIMIT_WRITES": "1000 per second",
                        "SECRET_KEY": "k", **config})  # fmt: skip
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 from datetime import UTC, datetime, timedelta
 
+import fakeredis
 import pytest
 
 from events.store import InMemoryEventStore
@@ -134,7 +135,8 @@ class Clock:
 
 
 def make_app(**config):
-    return create_app({"STORE": InMemoryEventStore(), "TESTING": True, "CLOCK": Clock(),
+    return create_app({"STORE": InMemoryEventStore(), "REDIS": fakeredis.FakeRedis(),
+                       "TESTING": True, "CLOCK": Clock(),
                        "RATELIMIT_WRITES": "1000 per second", **config})  # fmt: skip
 
 
@@ -322,7 +324,8 @@ def test_on_redis_the_api_reads_the_followers_model_and_the_redis_profiles(redis
     from events.redis_store import RedisEventStore
 
     store = RedisEventStore(redis_client, partitions=4)
-    app = create_app({"STORE": store, "TESTING": True, "CLOCK": Clock(),
+    app = create_app({"STORE": store, "REDIS": redis_client,
+                      "TESTING": True, "CLOCK": Clock(),
                       "RATELIMIT_WRITES": "1000 per second"})  # fmt: skip
     ann, bo = app.test_client(), app.test_client()
     ann.put("/api/me/name", json={"name": "Ann"})

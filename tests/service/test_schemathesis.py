@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import fakeredis
 import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.core.parameters import ParameterLocation
@@ -57,7 +58,8 @@ CONFIG = {
 
 
 def make_app():
-    return create_app({"STORE": InMemoryEventStore(), "TESTING": True,
+    return create_app({"STORE": InMemoryEventStore(), "REDIS": fakeredis.FakeRedis(),
+                       "TESTING": True,
                        "RATELIMIT_WRITES": "1000000 per second",
                        "ANALYSE": lambda replay_id: None})  # a queue taking the job  # fmt: skip
 

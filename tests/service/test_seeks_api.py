@@ -3,6 +3,7 @@ its own session cookie, so its own player id), over an in-memory store."""
 
 from __future__ import annotations
 
+import fakeredis
 import pytest
 
 from events.store import InMemoryEventStore
@@ -11,7 +12,8 @@ from service import create_app
 
 @pytest.fixture
 def app():
-    return create_app({"STORE": InMemoryEventStore(), "TESTING": True,
+    return create_app({"STORE": InMemoryEventStore(), "REDIS": fakeredis.FakeRedis(),
+                       "TESTING": True,
                        "RATELIMIT_WRITES": "1000 per second"})  # fmt: skip
 
 

@@ -11,6 +11,7 @@ import itertools
 import random
 from datetime import UTC, datetime, timedelta
 
+import fakeredis
 import pytest
 
 import games
@@ -156,7 +157,14 @@ def test_a_stand_in_decision_is_the_computers_alone(app, clock):
 
 
 def test_the_api_speaks_for_the_player_never_the_computer(clock):
-    flask_app = create_app({"STORE": InMemoryEventStore(), "TESTING": True, "CLOCK": clock})
+    flask_app = create_app(
+        {
+            "STORE": InMemoryEventStore(),
+            "REDIS": fakeredis.FakeRedis(),
+            "TESTING": True,
+            "CLOCK": clock,
+        }
+    )
     client = flask_app.test_client()
     created = client.post("/api/games", json={}).json
     game_id = created["game_id"]

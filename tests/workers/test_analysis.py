@@ -7,16 +7,17 @@ import itertools
 import math
 import random
 
+import fakeredis
 import pytest
 
 import games
 from events.projector import load
 from events.store import InMemoryEventStore
 from events.writepath import WritePath
-from replays.analysis_store import AnalysisStore, for_replay_store
+from replays.analysis_store import AnalysisStore
 from replays.record import record_of
 from replays.replay import Replay
-from replays.store import for_event_store
+from replays.store import ReplayStore
 from workers import bootstrap
 from workers.analysis import QUICK, accuracy, analyse, classify, engine, job, luck, move_accuracy
 from workers.analysis.scoring import loss_points
@@ -203,9 +204,10 @@ def test_what_a_seat_could_not_see_does_not_change_its_assessment(record, monkey
 @pytest.fixture
 def stores(finished):
     _app, game_id, record = finished
-    replays = for_event_store(InMemoryEventStore())
+    redis = fakeredis.FakeRedis()
+    replays = ReplayStore(redis)
     replays.put(record)
-    return replays, for_replay_store(replays), game_id
+    return replays, AnalysisStore(redis), game_id
 
 
 def test_the_job_stores_the_result_and_runs_once(stores, monkeypatch):
@@ -252,8 +254,8 @@ def test_a_failed_job_is_stored_and_can_be_retried(stores, monkeypatch):
 
 
 def test_an_unknown_replay_fails_with_a_sentence():
-    replays = for_event_store(InMemoryEventStore())
-    analyses = for_replay_store(replays)
+    redis = fakeredis.FakeRedis()
+    replays, analyses = ReplayStore(redis), AnalysisStore(redis)
     assert "no replay" in job.run(replays, analyses, "nope", QUICK)
     assert analyses.get("nope").status == "failed"
 
@@ -275,14 +277,14 @@ def test_the_task_analyses_once_on_the_analysis_queue(finished, monkeypatch):
         return real(record, QUICK, seed, on_progress=on_progress)
 
     monkeypatch.setattr(job, "analyse", quick)
-    bootstrap.use(app)
+    parts = bootstrap.use(app, fakeredis.FakeRedis())
     try:
         assert analyse_replay_task(game_id).startswith("analysed")
         assert "already done" in analyse_replay_task(game_id)
     finally:
         bootstrap.reset()
     assert runs == [game_id]
-    status = for_replay_store(for_event_store(app.store)).get(game_id)
+    status = parts.analyses.get(game_id)
     assert status.status == "done" and status.result["decisions"]
     assert make_celery().conf.task_routes[ANALYSE_REPLAY] == {"queue": ANALYSIS_QUEUE}
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 from functools import partial
 
+import fakeredis
 import pytest
 
 from events.projector import load
@@ -59,7 +60,7 @@ def celery():
 @pytest.fixture
 def app(celery):
     instance = make_bingfa(celery)
-    bootstrap.use(instance)
+    bootstrap.use(instance, fakeredis.FakeRedis())
     yield instance
     bootstrap.reset()
 
@@ -130,7 +131,7 @@ def test_a_redelivered_task_would_choose_the_same_move():
     outcomes = []
     for _ in range(2):
         app = make_bingfa(FakeCelery())  # the same tokens: the same game id and seed
-        bootstrap.use(app)
+        bootstrap.use(app, fakeredis.FakeRedis())
         try:
             game_id = started(app)
             version = app.store.version(game_id)
@@ -167,7 +168,7 @@ def test_losing_a_race_to_another_writer_is_already_moved(celery):
 
     store = RacingStore()
     app = make_bingfa(celery, store)
-    bootstrap.use(app)
+    bootstrap.use(app, fakeredis.FakeRedis())
     try:
         game_id = started(app)
         version = store.version(game_id)

@@ -53,16 +53,16 @@ def _record(replays: Any, replay_id: str, event_store: Any) -> Any:
     return replays.get(replay_id)
 
 
-def inline(event_store: Any, strength: Strength | None = None, seed: int = 0):
+def inline(event_store: Any, redis: Any, strength: Strength | None = None, seed: int = 0):
     """An ``ANALYSE`` callable for an app without workers (tests, tools): it analyses the
-    replay at once, in the caller, at ``strength`` (default: the quick test strength)."""
-    from replays.analysis_store import for_replay_store
-    from replays.store import for_event_store
+    replay at once, in the caller, at ``strength`` (default: the quick test strength);
+    the replays and analyses are the app's, on ``redis`` (its ``REDIS``)."""
+    from replays.analysis_store import AnalysisStore
+    from replays.store import ReplayStore
     from workers.analysis.engine import QUICK
 
     def analyse_now(replay_id: str) -> None:
-        replays = for_event_store(event_store)
-        run(replays, for_replay_store(replays), replay_id, strength or QUICK, seed,
+        run(ReplayStore(redis), AnalysisStore(redis), replay_id, strength or QUICK, seed,
             event_store=event_store)  # fmt: skip
 
     return analyse_now

@@ -2,8 +2,8 @@
 is registered here and goes through everything the platform offers a game: the
 conformance checks, the HTTP API, replays from every perspective and the audit.
 
-(What it must still pass once the platform's other parts take it by its package alone:
-every AI level, the analysis and the generic game page in chromium.)"""
+every AI level and the analysis (``tests/browser/test_toy_game_page.py`` plays it on the
+generic game page in chromium)."""
 
 from __future__ import annotations
 
@@ -33,6 +33,16 @@ def test_duel_conforms_to_the_protocol(registered):
     from test_conformance import test_game_conforms_to_the_protocol
 
     test_game_conforms_to_the_protocol(KEY)
+
+
+def test_duel_passes_every_check_of_a_game_package(registered):
+    import test_conformance_ai
+    import test_game_parts
+
+    test_game_parts.test_the_catalogue_is_plain_data_the_service_can_use(KEY)
+    test_game_parts.test_the_text_says_everything_a_game_gives(KEY)
+    test_game_parts.test_the_front_end_is_a_folder_behind_the_interface(KEY)
+    test_conformance_ai.test_game_supplies_its_knowledge_and_ai_parts(KEY)
 
 
 def test_duel_supplies_every_part_of_a_game_package(registered):
@@ -95,3 +105,41 @@ def test_duel_is_played_through_the_api_and_replayed_and_audited(registered):
     report = client.get(f"/api/replays/{game_id}/verify").json
     assert report["ok"], report
     assert verify(record_of(app.extensions["bingfa"].store, game_id)).ok
+
+
+@pytest.mark.parametrize("level", ["random", "easy", "medium", "hard"])
+def test_every_ai_level_plays_duel_from_its_own_view(registered, level):
+    from workers.ai import Budget, choose_command
+
+    rules = registered
+    rng = random.Random(5)
+    state = rules.fold(rules.setup({"hand": 4}, rng))
+    budget = Budget(iterations=60) if level in ("medium", "hard") else None
+    while rules.pending(state):
+        for seat in list(rules.pending(state)):
+            command = choose_command(rules, state, seat, level, rng, budget)
+            assert command in rules.legal(state, seat), (level, command)
+            state = rules.fold(rules.decide(state, seat, command, rng), state)
+    assert rules.outcome(state) is not None
+
+
+def test_duel_is_analysed_decision_by_decision(registered):
+    from replays.record import record_of
+    from workers.analysis.engine import QUICK, analyse
+
+    app = create_app({"STORE": InMemoryEventStore(), "REDIS": fakeredis.FakeRedis(),
+                      "TESTING": True})  # fmt: skip
+    bingfa = app.extensions["bingfa"]
+    game_id = bingfa.create_game(KEY, {}, {"north": "human", "south": "human"})
+    bingfa.join(game_id, "north")
+    bingfa.join(game_id, "south")
+    rng = random.Random(8)
+    while pending := bingfa.load(game_id).pending:
+        seat = sorted(pending)[0]
+        state = bingfa.load(game_id).state
+        bingfa.submit(game_id, seat, toy_game.RULES.random_command(state, seat, rng))
+    result = analyse(record_of(bingfa.store, game_id), QUICK, 0)
+    decisions = result["decisions"]
+    assert len(decisions) == 6 and all(d["seat"] in ("north", "south") for d in decisions)
+    assert all(d["played_text"].startswith("play the ") for d in decisions)
+    assert any(d["assessed"] for d in decisions)

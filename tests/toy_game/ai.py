@@ -47,6 +47,15 @@ class Parts:
         return options[0] if options else None
 
     @staticmethod
+    def assessable(view: dict[str, Any], seat: str, command: dict[str, Any]) -> bool:
+        """Every play answers the decision owed (a resignation is not judged)."""
+        return view.get("decision") is not None and command.get("type") == "play"
+
+    @staticmethod
+    def alternatives(state: rules.State, seat: str, played: dict[str, Any]) -> list[dict]:
+        return rules.legal(state, seat)
+
+    @staticmethod
     def heuristic(view: dict[str, Any], seat: str, rng: Any) -> dict | None:
         """Play the highest card (no lookahead)."""
         decision = view.get("decision")

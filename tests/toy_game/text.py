@@ -17,14 +17,17 @@ MESSAGES = {
     "event.cards_shown.tie": "a tie",
     "event.cards_shown.won": "{winner} wins the round",
     "event.resigned": "{who} resign{s}.",
-    "event.game_over": "Game over: {result} ({reason}).",
+    "event.game_over": "Game over: {head} {reason}",
     "command.play": "play the {card}",
     "command.resign": "resign",
     "prompt.play": "Play a card face down.",
+    "end": "{head} {reason}",  # the pages show the two apart
     "end.won": "{winner} wins",
-    "end.draw": "a draw",
-    "end.reason.rounds": "on rounds",
-    "end.reason.resignation": "by resignation",
+    "end.draw": "A draw",
+    "end.reason.rounds": "on rounds.",
+    "end.reason.resignation": "by resignation.",
+    "end.reason.time": "on time.",
+    "end.reason.agreement": "by agreement.",
 }
 
 
@@ -63,9 +66,8 @@ class Text:
                           winner=MESSAGES[f"seat.{winner}"]))  # fmt: skip
             return "event.cards_shown", {"cards": cards, "result": result}
         if kind == "game_over":
-            key, values = Text.end(event, seat)
-            reason = MESSAGES[f"end.reason.{event['reason']}"]
-            return "event.game_over", {"result": MESSAGES[key].format(**values), "reason": reason}
+            _, values = Text.end(event, seat)
+            return "event.game_over", values
         return None
 
     @staticmethod
@@ -80,10 +82,11 @@ class Text:
 
     @staticmethod
     def end(outcome: Mapping[str, Any], seat: str | None):
-        winner = outcome.get("winner")
-        if winner is None:
-            return "end.draw", {}
-        return "end.won", {"winner": MESSAGES[f"seat.{winner}"]}
+        winner = outcome.get("winner")  # head and reason are messages: the pages show each
+        head = (
+            ("end.draw", {}) if winner is None else ("end.won", {"winner": (f"seat.{winner}", {})})
+        )
+        return "end", {"head": head, "reason": (f"end.reason.{outcome['reason']}", {})}
 
 
 TEXT = Text()

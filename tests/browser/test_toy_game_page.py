@@ -27,8 +27,8 @@ def duel_server(monkeypatch):
 
 def test_a_newcomer_plays_duel_on_the_generic_page(duel_server, watch, shot):
     client = duel_server.app.test_client()
-    made = client.post("/api/games", json={"game": "duel", "options": {"hand": 3},
-                                           "seats": {"north": "human", "south": "ai:random"}})  # fmt: skip
+    seats = {"north": "human", "south": "ai:random"}
+    made = client.post("/api/games", json={"game": "duel", "options": {"hand": 3}, "seats": seats})
     assert made.status_code == 201, made.json
     game_id = made.json["game_id"]
     page = watch().page

@@ -237,5 +237,3 @@ class ReplayStore:
             score, last = after
             rows = [r for r in rows if (r[1], r[0].encode()) < (score, last.encode())]
         return rows[:n], len(common)
-
-

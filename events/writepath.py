@@ -25,7 +25,7 @@ from events.offboard import OffBoard, over_text
 from events.projector import GameCache, LoadedGame, Lru, apply, save_snapshot
 from events.store import ConcurrencyError, EventStore, IdempotencyConflict
 from events.store import fingerprint as store_fingerprint
-from games.base import RulesError
+from games.base import Rules, RulesError
 
 SNAPSHOT_EVERY = 64  # events between snapshots of a running game (and one at the end)
 MAX_NONCE_LENGTH = 200
@@ -78,27 +78,13 @@ class WritePath(OffBoard):
         is a time control (``events.clocks.parse``); ``extra`` further ``game_created``
         fields (``rematch_of``, ``seek``)."""
         rules, options, clock = self.check_new_game(game, options, seats, rated, clock)
-        game_id = self.token(9)
-        seed = self.token(32)
-        self.store.put_secret(game_id, json.dumps({"seed": seed, "nonces": {}}))
-        if access is not None:
-            self.store.put_secret(game_id, json.dumps(dict(access)), "access")
-        created = {
-            "type": "game_created",
-            "visible_to": "all",
-            "game": game,
-            "rules_version": rules.version,
-            "options": options,
-            "seats": dict(seats),
-            "seed_sha256": commitment(seed),
-            "rng": CURRENT,  # the generator of its chance (docs/rng.md)
-        }
+        fields: dict[str, Any] = {}
         if rated:
-            created["rated"] = True
+            fields["rated"] = True
         if clock is not None:
-            created["clock"] = clock
-        created.update(extra or {})
-        self.store.append(game_id, 0, [created], at=self.now())
+            fields["clock"] = clock
+        fields.update(extra or {})
+        game_id = self._open(game, rules, options, seats, access, fields)
         for seat, kind in seats.items():
             if kind != "human":
                 self.join(game_id, seat, player=kind)
@@ -361,6 +347,40 @@ class WritePath(OffBoard):
         return game
 
     # -- a game continued from a position of another ------------------------------------
+    def _open(
+        self,
+        game: str,
+        rules: Rules,
+        options: Mapping[str, Any],
+        seats: Mapping[str, str],
+        access: Mapping[str, str] | None,
+        fields: Mapping[str, Any],
+        position: Mapping[str, Any] | None = None,
+    ) -> str:
+        """A new stream with its ``game_created``: a fresh id and seed (kept secret, its
+        commitment public), the seats' token hashes and, for a continuation, the position
+        it starts from, kept server-side before the game exists."""
+        game_id = self.token(9)
+        seed = self.token(32)
+        self.store.put_secret(game_id, json.dumps({"seed": seed, "nonces": {}}))
+        if position is not None:
+            self.store.put_secret(game_id, json.dumps(dict(position)), "position")
+        if access is not None:
+            self.store.put_secret(game_id, json.dumps(dict(access)), "access")
+        created = {
+            "type": "game_created",
+            "visible_to": "all",
+            "game": game,
+            "rules_version": rules.version,
+            "options": dict(options),
+            "seats": dict(seats),
+            "seed_sha256": commitment(seed),
+            "rng": CURRENT,  # the generator of its chance (docs/rng.md)
+            **fields,
+        }
+        self.store.append(game_id, 0, [created], at=self.now())
+        return game_id
+
     def continue_game(
         self,
         key: str,
@@ -381,25 +401,9 @@ class WritePath(OffBoard):
         self._check_level(level)
         opponent = next(s for s in rules.seats if s != seat)
         seats = {seat: "human", opponent: f"ai:{level}"}
-        game_id = self.token(9)
-        seed = self.token(32)
-        self.store.put_secret(game_id, json.dumps({"seed": seed, "nonces": {}}))
-        self.store.put_secret(game_id, json.dumps({"seat": seat, "view": dict(view)}),
-                              "position")  # fmt: skip
-        if access is not None:
-            self.store.put_secret(game_id, json.dumps(dict(access)), "access")
-        created = {
-            "type": "game_created",
-            "visible_to": "all",
-            "game": key,
-            "rules_version": rules.version,
-            "options": dict(options),
-            "seats": seats,
-            "seed_sha256": commitment(seed),
-            "rng": CURRENT,
-            "from": dict(origin),
-        }
-        self.store.append(game_id, 0, [created], at=self.now())
+        position = {"seat": seat, "view": dict(view)}
+        game_id = self._open(key, rules, dict(options), seats, access, {"from": dict(origin)},
+                             position=position)  # fmt: skip
         self.join(game_id, opponent, player=seats[opponent])
         return game_id
 

@@ -28,9 +28,9 @@ import random
 import time
 from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
-from games.base import Command, Rules, RulesError, Seat
+from games.base import AiParts, Command, Rules, RulesError, Seat
 
 
 @dataclass(frozen=True)
@@ -44,18 +44,8 @@ class Budget:
     interrupts: tuple[type[BaseException], ...] = ()
 
 
-class Adapter(Protocol):
-    """What the search needs to know of one game beyond its rules: the part of a game's AI
-    parts (``games.base.AiParts``, ``rules.ai``) it uses."""
-
-    def searchable(self, view: dict[str, Any], seat: Seat) -> bool: ...
-    def determinize(self, view: dict[str, Any], seat: Seat, rng: Any) -> Any: ...
-    def candidates(self, state: Any, seat: Seat, rng: Any, root: bool) -> list[Command]: ...
-    def rollout(self, state: Any, seat: Seat, rng: Any) -> Command | None: ...
-    def evaluate(self, state: Any, seat: Seat) -> float: ...
-    def horizon(self, root: Any, state: Any) -> bool: ...
-    def key(self, command: Command) -> Hashable: ...
-    def fallback(self, state: Any, seat: Seat, rng: Any) -> Command | None: ...
+# What the search needs of a game beyond its rules: its AI parts (``rules.ai``).
+Adapter = AiParts
 
 
 EXPLORATION = 0.6  # UCB constant for rewards in [0, 1]

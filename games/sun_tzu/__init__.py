@@ -24,7 +24,7 @@ class SunTzu:
     has_chance = True
     has_hidden_information = True
     max_rounds = components.MAX_ROUNDS
-    version = "1"  # bump when a rule or ruling changes: snapshots of other versions are dropped
+    version = "2"  # bump when a rule or ruling changes: snapshots of other versions are dropped
     event_types = EVENT_TYPES
     event_fields = schema.EVENT_FIELDS
     event_versions = schema.VERSIONS

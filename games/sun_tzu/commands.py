@@ -277,6 +277,8 @@ def _plan(st: State, seat: int, cmd: Mapping[str, Any]) -> dict[str, Any]:
     order = cmd.get("order")
     if order is not None:
         plan["order"] = _provinces(order, st)
+        if len(plan["order"]) > 1 and not rulings.ORDER_MAY_BE_NAMED_IN_ADVANCE:
+            raise RulesError("name only the next province")
     supply = cmd.get("supply")
     if supply is not None:
         if isinstance(supply, list):

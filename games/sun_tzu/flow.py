@@ -157,7 +157,11 @@ def _reveal(st: State, p: int) -> dict[str, Any]:
         "9",
         "10",
     )
-    countered = bool(armed(st, RED, "counter_plague")) and cards[BLUE] == PLAGUE
+    countered = (
+        bool(armed(st, RED, "counter_plague"))
+        and cards[BLUE] == PLAGUE
+        and not (cards[RED] == PLAGUE and rulings.COUNTER_PLAGUE_WAITS_WHEN_BOTH_PLAY_A_PLAGUE)
+    )
     if restrained:
         fired["blue"] = ["restraint"]
     if countered:
@@ -276,13 +280,21 @@ def _after_battle(st: State) -> list[dict[str, Any]]:
     triggered = _event_check(st)
     if triggered:
         return triggered
+    if st.events_on and st.event_up is None and st.events_done:
+        # The last event card has triggered and its effect is done (the game ends after
+        # it: rulings.LAST_EVENT_ENDS_BEFORE_EFFECT = False).
+        return [_end(st, st.score, "last_event")]
     b = st.battle
     p = PROVINCE_INDEX[b["province"]]
     events = []
     for seat, warlord, card in ((RED, "plague_recycle", PLAGUE), (BLUE, "minus_recycle", MINUS)):
         if b["cards"][SEATS[seat]] == card and armed(st, seat, warlord):
-            deck = st.decks[seat]
-            burned = deck[0] if deck and rulings.RECYCLE_DISCARDS_FROM_PREVIOUS_DECK_ONLY else None
+            # The card goes under the deck, then the top card is discarded: without the
+            # ruling, the recycled card itself when the deck was empty.
+            deck = st.decks[seat] or (
+                () if rulings.RECYCLE_DISCARDS_FROM_PREVIOUS_DECK_ONLY else (card,)
+            )
+            burned = deck[0] if deck else None
             events.append(
                 {
                     "type": "card_recycled",
@@ -322,7 +334,7 @@ def _event_check(st: State) -> list[dict[str, Any]]:
     moves: list = []
     extra: list = []
     if card == "epidemic":
-        if st.plague_reveals < rulings.EPIDEMIC_PLAGUE_REVEALS:
+        if st.plagues_played < rulings.EPIDEMIC_PLAGUES:
             return []
         moves, tasks = settle(st, [_cost(s, 1, "aside", card, p) for s in (BLUE, RED)])
     elif card == "war_chariot":
@@ -355,6 +367,8 @@ def _event_check(st: State) -> list[dict[str, Any]]:
     }
     if not st.event_deck and rulings.LAST_EVENT_ENDS_BEFORE_EFFECT:
         return [event, _end(st, st.score, "last_event")]
+    if not st.event_deck:
+        extra = []  # the game ends after this effect: an extra Warlord could change nothing
     event.update(tasks=tasks, moves=moves, extra=extra)
     return [event]
 
@@ -389,13 +403,16 @@ def _after_scoring(st: State) -> list[dict[str, Any]]:
 
 
 def _end(st: State, score: int, reason: str) -> dict[str, Any]:
-    """The game-ended event: the side of the marker wins, else more reserve, else a draw."""
+    """The game-ended event: the side of the marker wins, else more reserve, else a draw.
+    After round 9 the reason says which (points, reserve, draw); the last event stays the
+    reason whoever it makes win (the outcome's score and reserves say how)."""
     if score:
         winner: int | None = BLUE if score > 0 else RED
     else:
         blue, red = st.reserve
         winner = None if blue == red else BLUE if blue > red else RED
-        reason = "draw" if winner is None else "reserve"
+        if reason != "last_event":
+            reason = "draw" if winner is None else "reserve"
     return {
         "type": "game_ended",
         "visible_to": "all",

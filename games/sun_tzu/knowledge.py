@@ -13,7 +13,8 @@ keys are the spectator's view (``games.sun_tzu.view.view(state, None)``), with w
 spectator could not see filled in, and a few more:
 
 * ``players[seat]``: as in every view (``reserve``, ``aside``, ``on_board``,
-  ``hand_size``, ``deck_size``, ``warlords_held``, ``warlords_played``, ``discarded``),
+  ``hand_size``, ``deck_size``, ``warlords_held``, ``warlords_played``, ``discarded``,
+  ``recycled_plague``),
   and always, whoever's they are:
   ``hand`` (cards in hand, hand order), ``warlords`` (the Warlords held, played or not),
   ``discarded_face_down`` (the cards discarded face down, a list), ``deck`` (the deck in
@@ -52,7 +53,7 @@ from games.sun_tzu.components import (
     STANDARD_DECK,
     WARLORDS_OF,
 )
-from games.sun_tzu.state import State, sort_cards
+from games.sun_tzu.state import DRAWN, State, sort_cards
 
 # Decisions whose position can be rebuilt well enough to play on from it. "sources" is
 # owed mid-battle, where the battle in progress is not all in the view: never searched.
@@ -162,10 +163,17 @@ def _public(st: State, view: dict[str, Any]) -> None:
     st.spent = (tuple(players[FIRST]["warlords_played"]),
                 tuple(players[SECOND]["warlords_played"]))  # fmt: skip
     st.privilege = None if view["privilege"] is None else SEATS.index(view["privilege"])
+    st.plagues_played = view["plagues_played"]
+    back = [players[who]["recycled_plague"] for who in SEATS]
+    st.plague_back = (_back(back[0]), _back(back[1]))
     st.fought = tuple(PROVINCE_INDEX[p] for p in view["fought"])
     st.current = None if view["current"] is None else PROVINCE_INDEX[view["current"]]
     st.extra = (int(pending.get(FIRST) == "extra_warlord"),
                 int(pending.get(SECOND) == "extra_warlord"))  # fmt: skip
+
+
+def _back(at: int | str | None) -> int | None:
+    return DRAWN if at == "drawn" else at  # type: ignore[return-value]
 
 
 def _event_deck(st: State, view: dict[str, Any], rng: Any) -> None:
@@ -318,9 +326,6 @@ def _round_so_far(st: State, view: dict[str, Any], seat: str) -> None:
     placed = st.placed
     st.played_one = tuple(
         any(placed[s] is not None and placed[s][p] == "1" for p in revealed) for s in (0, 1)
-    )
-    st.plague_reveals = sum(g.count(PLAGUE) for g in st.gone) + sum(
-        1 for p in revealed for s in (0, 1) if placed[s] is not None and placed[s][p] == PLAGUE
     )
     if st.phase == "after":
         offered = [s for s in (0, 1) if len(st.kept[s]) > len(st.spent[s])]

@@ -88,9 +88,14 @@ def _next_provinces(st: State, seat: int) -> list[dict[str, Any]]:
     left = [PROVINCES[p] for p in range(5) if p not in st.fought]
     return [
         {"type": "next_province", "provinces": list(order)}
-        for k in range(1, len(left) + 1)
+        for k in range(1, _longest_order(len(left)) + 1)
         for order in permutations(left, k)
     ]
+
+
+def _longest_order(left: int) -> int:
+    """How many provinces the holder may name at once (rulings.ORDER_MAY_BE_NAMED_IN_ADVANCE)."""
+    return left if rulings.ORDER_MAY_BE_NAMED_IN_ADVANCE else min(left, 1)
 
 
 def _takes(tiers: list, need: int) -> list[dict[int, int]]:
@@ -201,7 +206,7 @@ def random_command(st: State, seat_name: str, rng: Any) -> dict[str, Any] | None
 def _random_order(st: State, rng: Any) -> dict[str, Any]:
     """Uniform over the answers ``_next_provinces`` lists, without listing them."""
     left = [PROVINCES[p] for p in range(5) if p not in st.fought]
-    counts = [perm(len(left), k) for k in range(1, len(left) + 1)]
+    counts = [perm(len(left), k) for k in range(1, _longest_order(len(left)) + 1)]
     pick = rng.randrange(sum(counts))
     k = 1
     while pick >= counts[k - 1]:
@@ -238,7 +243,7 @@ def _random_placement(st: State, seat: int, rng: Any) -> dict[str, Any]:
     if rng.random() < 0.3:
         order = list(PROVINCES)
         rng.shuffle(order)
-        command["order"] = order[: rng.randrange(1, 6)]
+        command["order"] = order[: rng.randrange(1, _longest_order(5) + 1)]
     roll = rng.random()
     if roll < 0.3:
         command["supply"] = rng.choice(["largest", "smallest"])

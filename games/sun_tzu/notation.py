@@ -34,7 +34,7 @@ from games.sun_tzu.components import (
     WARLORDS_OF,
 )
 from games.sun_tzu.flow import owed
-from games.sun_tzu.state import State
+from games.sun_tzu.state import DRAWN, State
 
 HEADER = "sun-tzu/1"
 NONE = "-"
@@ -396,6 +396,29 @@ def write_pending(st: State) -> str:
 _Writer = Callable[[State], str]
 _Reader = Callable[[str], tuple]
 
+
+def _write_plagues(played: int, back: tuple[int | None, int | None]) -> str:
+    where = [
+        f"{SEATS[s]}@{'drawn' if at == DRAWN else at}"
+        for s, at in enumerate(back)
+        if at is not None
+    ]
+    return ",".join([str(played), *where])
+
+
+def _plagues(text: str) -> tuple[int, tuple[int | None, int | None]]:
+    """``3`` or ``3,red@4`` / ``3,red@drawn``: Plague cards played, then where a seat's
+    recycled Plague is (cards above it in its deck, or drawn)."""
+    played, *rest = text.split(",")
+    back: list[int | None] = [None, None]
+    for part in rest:
+        seat, sep, at = part.partition("@")
+        if seat not in SEAT_INDEX or not sep or back[SEAT_INDEX[seat]] is not None:
+            raise ValueError(f"expected seat@position or seat@drawn, once per seat, not {part!r}")
+        back[SEAT_INDEX[seat]] = DRAWN if at == "drawn" else _count(at)
+    return _count(played), (back[0], back[1])
+
+
 _FIELDS: tuple[tuple[str, tuple[str, ...], _Writer, _Reader], ...] = (
     (
         "variant",
@@ -528,7 +551,12 @@ _FIELDS: tuple[tuple[str, tuple[str, ...], _Writer, _Reader], ...] = (
         lambda s: _write_names(s.events_done),
         lambda t: (_names(t, EVENT_CARDS, "event card"),),
     ),
-    ("plagues", ("plague_reveals",), lambda s: str(s.plague_reveals), lambda t: (_count(t),)),
+    (
+        "plagues",
+        ("plagues_played", "plague_back"),
+        lambda s: _write_plagues(s.plagues_played, s.plague_back),
+        _plagues,
+    ),
     (
         "outcome",
         ("outcome",),
@@ -536,6 +564,7 @@ _FIELDS: tuple[tuple[str, tuple[str, ...], _Writer, _Reader], ...] = (
         lambda t: (_object_or_none(t),),
     ),
 )
+
 
 FIELDS: tuple[str, ...] = tuple(f[0] for f in _FIELDS)
 """The field names in their fixed order (``pending`` comes last, after these)."""

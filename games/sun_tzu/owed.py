@@ -9,6 +9,7 @@ from typing import Any
 from games.sun_tzu import battle, rulings
 from games.sun_tzu.components import (
     BLUE,
+    FRAMED,
     RED,
     SEATS,
     WARLORDS_OF,
@@ -44,13 +45,12 @@ def task_moves(st: State, task: dict[str, Any]) -> list | None:
     policy = st.plans[seat].get("supply")
     if (
         need
-        and task["kind"] == "supply"
         and rulings.OFFER_REINFORCEMENT_WHEN_SHORT
         and policy is None
         and st.aside[seat]
-        and st.hands[seat]
+        and any(card not in FRAMED for card in st.hands[seat])
     ):
-        return None
+        return None  # a winner's margin or a cost alike: the rules offer the reinforcement
     take: dict[int, int] | None = {}
     if need:
         tiers = battle.source_tiers(st.armies, seat, task)

@@ -25,6 +25,7 @@ ADJACENT: tuple[frozenset[int], ...] = tuple(
 
 # Ruling (rules file): the privilege holder may name the whole remaining order of battle
 # at once, or only the next province, each after seeing the previous battle.
+# False: one province at a time, in the placement's ``order`` as in ``next_province``.
 ORDER_MAY_BE_NAMED_IN_ADVANCE = True
 
 
@@ -52,9 +53,15 @@ FIZZLED_WARLORD_STAYS_IN_HAND = True
 # the province being fought over included.
 SIDE_EFFECT_SOURCES_INCLUDE_BATTLE_PROVINCE = True
 
-# Ruling: Epidemic's "all 4 Plagues have been played" counts Plague reveals by both
-# players; a recycled Plague counts again each time it is revealed.
-EPIDEMIC_PLAGUE_REVEALS = 4
+# Epidemic triggers when all 4 Plagues (both decks) have been played: it counts Plague
+# cards, each once, not Plague reveals. Ruling: a Plague put back by Plague recycle has been
+# played; revealed again it is not a new one. The two Plagues of a deck are alike, so the
+# count follows only what both players can see: the recycled Plague lies where it was put
+# (the bottom of the deck) until the draws reach it; from then on the next Plague its
+# player reveals is taken to be that one (the count does not rise), even if it was put
+# back under the deck when drawn. A Plague discarded for an exceptional reinforcement was
+# never played (nor counts as the recycled one).
+EPIDEMIC_PLAGUES = 4
 
 # Ruling: event cards are checked after each battle, once its armies are all placed; a card
 # turned up then is checked against the same battle. A condition about the state of the
@@ -67,13 +74,18 @@ WAR_CHARIOT_MARKER_PROVINCES = 3
 NOT_AN_EXTRA_WARLORD = frozenset({"head_start"})
 
 # Ruling: when the last event card triggers, the game ends at once, before its effect.
+# False: its effect is applied first (armies owed are settled, asking if need be; War
+# chariot's extra Warlord is not chosen, as it could change nothing), then the game ends.
+# Either way the end's reason is the last event, also when the marker is at 0 and the
+# reserves decide (the rules' tie-break).
 LAST_EVENT_ENDS_BEFORE_EFFECT = True
 
 # Ruling: a 7-10 restrained to a 6 no longer counts as a 9 or 10 for the challenges.
 RESTRAINED_CARD_MEETS_CHALLENGES = False
 
 # Ruling: recycling a card onto an empty deck discards nothing (the recycled card itself
-# would otherwise be its deck's top card).
+# would otherwise be its deck's top card). False: the card is put under the deck, then the
+# deck's top card, the recycled card itself when the deck was empty, is discarded.
 RECYCLE_DISCARDS_FROM_PREVIOUS_DECK_ONLY = True
 
 # Ruling: Deadly plague applies to a province where both players played a Plague.
@@ -90,10 +102,19 @@ ALWAYS_ASK_TO_KEEP = True
 # Ruling: Double six is played with the placement that puts the 6 on its own 6-marker.
 DOUBLE_SIX_NEEDS_SIX_ON_MARKER = True
 
-# Ruling: a player who must supply armies beyond their reserve while holding set-aside
-# armies and cards in hand is asked (for the source and an exceptional reinforcement),
-# unless their placement gave a standing choice.
+# Ruling (rules file: exceptional reinforcement "is offered whenever the player must supply
+# armies and has set-aside armies and a card to discard"): a player who owes armies beyond
+# their reserve (a winning margin, a 6-marker, a +2/+3, an event's cost) while holding
+# set-aside armies and a non-framed card in hand is asked (for the source and an
+# exceptional reinforcement), unless their placement gave a standing choice.
+# False: asked only when the board sources are a real choice.
 OFFER_REINFORCEMENT_WHEN_SHORT = True
+
+# Ruling: Counter-plague fires on an opponent's Plague only where Red did not play a Plague
+# too: there Red's own Plague still cancels the battle, so countering would do nothing.
+# The armed card waits for the opponent's next Plague this round, else stays in hand.
+# False: it fires on the first opponent Plague revealed and is spent, whatever Red played.
+COUNTER_PLAGUE_WAITS_WHEN_BOTH_PLAY_A_PLAGUE = True
 
 
 def plague_losses(armies: int, deadly: bool) -> int:

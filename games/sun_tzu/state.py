@@ -21,12 +21,14 @@ from typing import Any
 from games.sun_tzu.components import (
     CARD_ORDER,
     FRAMED,
+    PLAGUE,
     PROVINCE_INDEX,
     PROVINCES,
     SEATS,
 )
 
 SEAT_INDEX = {name: i for i, name in enumerate(SEATS)}
+DRAWN = -1  # ``plague_back``: the recycled Plague has been drawn (it may be in hand)
 
 
 class State:
@@ -71,7 +73,10 @@ class State:
         self.event_up: str | None = None
         self.event_deck: tuple[str, ...] = ()
         self.events_done: tuple[str, ...] = ()
-        self.plague_reveals = 0
+        self.plagues_played = 0  # Plague cards played so far, each counted once (Epidemic)
+        # Per seat, where its recycled (already played) Plague is: cards above it in its
+        # deck, DRAWN once the draws reached it, None when there is none (rulings.py).
+        self.plague_back: tuple[int | None, int | None] = (None, None)
         self.outcome: dict[str, Any] | None = None
 
     def copy(self) -> State:
@@ -167,6 +172,10 @@ def _cards_drawn(st: State, e: dict) -> None:
     seat = SEAT_INDEX[e["seat"]]
     cards = tuple(e["cards"])
     st.decks = with_seat(st.decks, seat, st.decks[seat][len(cards) :])
+    back = st.plague_back[seat]
+    if back is not None and back != DRAWN:
+        back -= len(cards)
+        st.plague_back = with_seat(st.plague_back, seat, DRAWN if back < 0 else back)
     if len(cards) <= e["keep"]:
         st.hands = with_seat(st.hands, seat, sort_cards(st.hands[seat] + cards))
     else:
@@ -262,7 +271,13 @@ def _battle_revealed(st: State, e: dict) -> None:
     st.battle = e
     move_armies(st, e["moves"])
     st.tasks = st.tasks + tuple(e["tasks"])
-    st.plague_reveals += e["plagues"]
+    for seat, name in enumerate(SEATS):
+        if e["cards"][name] != PLAGUE:
+            continue
+        if st.plague_back[seat] == DRAWN:  # taken to be the recycled one (rulings.py)
+            st.plague_back = with_seat(st.plague_back, seat, None)
+        else:
+            st.plagues_played += 1
     for seat_name in e["fired"]:
         seat = SEAT_INDEX[seat_name]
         st.spent = with_seat(st.spent, seat, (*st.spent[seat], *e["fired"][seat_name]))
@@ -298,10 +313,27 @@ def _card_recycled(st: State, e: dict) -> None:
     seat = SEAT_INDEX[e["seat"]]
     deck = st.decks[seat]
     burned = e.get("burned")
+    back = st.plague_back[seat]
+    if burned is not None:
+        st.burned = with_seat(st.burned, seat, (*st.burned[seat], burned))
+    if burned is not None and not deck:
+        # Put under an empty deck, the card itself was its top card, and was discarded
+        # (rulings.RECYCLE_DISCARDS_FROM_PREVIOUS_DECK_ONLY = False).
+        st.decks = with_seat(st.decks, seat, ())
+        _recycler_spent(st, e, seat)
+        return
     if burned is not None:
         deck = deck[1:]
-        st.burned = with_seat(st.burned, seat, (*st.burned[seat], burned))
+        if back is not None and back != DRAWN:
+            back = None if back == 0 else back - 1
     st.decks = with_seat(st.decks, seat, (*deck, e["card"]))
+    if e["card"] == PLAGUE:
+        back = len(deck)
+    st.plague_back = with_seat(st.plague_back, seat, back)
+    _recycler_spent(st, e, seat)
+
+
+def _recycler_spent(st: State, e: dict, seat: int) -> None:
     st.spent = with_seat(st.spent, seat, (*st.spent[seat], e["warlord"]))
     st.recycled = (*st.recycled, (seat, PROVINCE_INDEX[e["province"]]))
 

@@ -197,6 +197,10 @@ SENTENCES = {
     "end.why.reserve": "The marker ended at the centre, and the winner had more armies in reserve",
     "end.why.last_event": "The last event card was triggered, with the winner ahead on the "
     "score track",
+    "end.why.last_event.reserve": "The last event card was triggered with the marker at the "
+    "centre, and the winner had more armies in reserve",
+    "end.why.last_event.draw": "The last event card was triggered with the marker at the "
+    "centre, and both reserves were equal",
     "end.why.draw": "The marker ended at the centre and both reserves were equal",
     "end.why.forfeit": "The other player resigned",
     "end.why.forfeit.you": "You resigned",
@@ -481,6 +485,8 @@ def end(outcome: Mapping[str, Any], seat: str | None) -> Message:
     if reason in ("forfeit", "time") and loser is not None and seat != winner:
         why = (msg(f"end.why.{reason}.you") if seat == loser
                else msg(f"end.why.{reason}.seat", seat=_seat(loser)))  # fmt: skip
+    elif reason == "last_event" and outcome.get("score") == 0:
+        why = msg("end.why.last_event." + ("reserve" if winner else "draw"))
     elif f"end.why.{reason}" in MESSAGES:
         why = msg(f"end.why.{reason}")
     else:

@@ -14,7 +14,7 @@ from games.sun_tzu import battle
 from games.sun_tzu.components import PROVINCES, SCORING_ROUNDS, SEATS
 from games.sun_tzu.flow import owed
 from games.sun_tzu.moves import warlord_plays
-from games.sun_tzu.state import SEAT_INDEX, State
+from games.sun_tzu.state import DRAWN, SEAT_INDEX, State
 
 
 def view(st: State, seat_name: str | None) -> dict[str, Any]:
@@ -61,6 +61,9 @@ def view(st: State, seat_name: str | None) -> dict[str, Any]:
             "warlords_played": list(st.spent[s]),
             "discarded": list(st.gone[s]),
             "discarded_face_down": list(st.burned[s]) if mine else len(st.burned[s]),
+            # where its recycled Plague is (public: draws are from the top, recycles go
+            # under): cards above it in the deck, "drawn", or None (rulings.EPIDEMIC_PLAGUES)
+            "recycled_plague": "drawn" if st.plague_back[s] == DRAWN else st.plague_back[s],
         }
     pending = {SEATS[s]: kind for s, kind in sorted(owed(st).items())}
     out: dict[str, Any] = {
@@ -78,6 +81,7 @@ def view(st: State, seat_name: str | None) -> dict[str, Any]:
         "event_card": st.event_up if st.events_on else None,
         "events_left": len(st.event_deck),
         "events_done": list(st.events_done),
+        "plagues_played": st.plagues_played,  # Plague cards played, each once (Epidemic)
         "pending": pending,
         "outcome": copy.deepcopy(st.outcome),
     }

@@ -212,7 +212,7 @@ def test_two_plagues_apply_once():
     st, events = fight("Qin", "plague", "plague", armies=board(Qin=(8, 0)))
     assert st.armies[QIN] == (4, 0)  # 8 -> 4, not 8 -> 4 -> 2
     assert battle_in(events, "Qin")["plagues"] == 2
-    assert st.plague_reveals == 2
+    assert st.plagues_played == 2
 
 
 def test_plague_cancels_the_other_card_even_a_winning_one():
@@ -311,7 +311,7 @@ def test_six_cost_may_come_from_the_battle_province_itself():
 
 
 def test_six_with_no_army_anywhere_costs_nothing():
-    st, _ = fight("Qin", "6", "7", reserve=(0, 18), aside=(21, 3))
+    st, _ = fight("Qin", "6", "7", reserve=(0, 18), aside=(21, 3), extra=())
     assert st.markers[QIN] == (0, 0)
     assert st.armies[QIN] == (0, 1)
 

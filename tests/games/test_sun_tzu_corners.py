@@ -160,7 +160,11 @@ def test_switch_recycle_discards_from_previous_deck_only(monkeypatch, previous_o
     flip(monkeypatch, "RECYCLE_DISCARDS_FROM_PREVIOUS_DECK_ONLY", previous_only)
     # Onto an empty deck: nothing (True), or the recycled card itself, now the top (False).
     st, events = fight(
-        "Wu", "3", "plague", kept=((), ("plague_recycle",)), red_extra={"arm": {"plague_recycle": True}}
+        "Wu",
+        "3",
+        "plague",
+        kept=((), ("plague_recycle",)),
+        red_extra={"arm": {"plague_recycle": True}},
     )
     recycled = only(events, "card_recycled")
     if previous_only:
@@ -206,7 +210,7 @@ def test_last_event_after_its_effect_waits_for_the_armies_owed(monkeypatch):
     )
     st, _ = play_round(st, blue, red)
     assert RULES.pending(st) == {"red": "sources"}
-    st, events = act(st, "red", {"type": "sources", "take": {"Chu": 1, "Wu": 1}})
+    st, _ = act(st, "red", {"type": "sources", "take": {"Chu": 1, "Wu": 1}})
     assert st.phase == "over"
     assert st.outcome["reason"] == "last_event" and st.outcome["winner"] == "blue"
     assert st.aside == (7, 13)

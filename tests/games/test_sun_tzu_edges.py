@@ -36,7 +36,10 @@ BLUE, RED = 0, 1
 def test_card_cost_is_paid_before_the_plague_halves_the_province():
     # Blue's only armies are the 4 in Wu (reserve empty). The 6's marker army leaves Wu
     # when the 6 is revealed (3 left), then the Plague removes 1 of those 3: 2 remain.
-    st, _ = fight("Wu", "6", "plague", armies=board(Wu=(4, 0)), reserve=(0, 18), aside=(17, 3))
+    # (No card left to discard, so no exceptional reinforcement is offered.)
+    st, _ = fight(
+        "Wu", "6", "plague", armies=board(Wu=(4, 0)), reserve=(0, 18), aside=(17, 3), extra=()
+    )
     assert st.markers[WU] == (1, 0)
     assert st.armies[WU] == (2, 0)
     assert st.reserve[BLUE] == 1
@@ -93,23 +96,24 @@ def test_events_wait_until_the_battles_armies_are_all_placed():
     assert st.armies[WU] == (0, 1) and st.armies[HAN_QI] == (0, 2)
 
 
-def test_a_recycled_plague_counts_again_for_epidemic():
-    # Round 1: Red's Plague (3rd reveal) is recycled onto an empty deck and drawn back.
-    # Round 2: the same Plague revealed again is the 4th: Epidemic.
+def test_a_recycled_plague_does_not_count_again_for_epidemic():
+    # Round 1: Red's Plague (the 3rd Plague card played) is recycled onto an empty deck and
+    # drawn back. Round 2: the same Plague revealed again is not a 4th Plague card: Red's
+    # other Plague was never played (rulings.EPIDEMIC_PLAGUES), so no Epidemic.
     blue, red = lineup("Wu", "3", "plague")
     st = position(
         kept=((), ("plague_recycle",)),
         events=("epidemic", "light_infantry", "war_chariot"),
-        plague_reveals=2,
+        plagues_played=2,
         hands=((*blue, "+1"), (*red, "+1")),
     )
     st, _ = play_round(st, blue, red, None, {"arm": {"plague_recycle": True}})
-    assert st.plague_reveals == 3 and st.event_up == "epidemic"
-    assert "plague" in st.hands[RED]
+    assert st.plagues_played == 3 and st.event_up == "epidemic"
+    assert "plague" in st.hands[RED] and st.plague_back == (None, -1)
     st, events = play_round(st, ["2", "4", "5", "+1", "3"], ["2", "4", "5", "+1", "plague"])
-    assert st.plague_reveals == 4
-    assert only(events, "event_triggered")["card"] == "epidemic"
-    assert st.aside == (4, 4)
+    assert st.plagues_played == 3 and st.plague_back == (None, None)
+    assert not of_type(events, "event_triggered")
+    assert st.event_up == "epidemic" and st.aside == (3, 3)
 
 
 # ---------------------------------------------------------------------------------------

@@ -34,7 +34,7 @@ def test_epidemic_triggers_on_the_fourth_plague():
         "3",
         "plague",
         events=("epidemic", "hero_challenge", "light_infantry"),
-        plague_reveals=3,
+        plagues_played=3,
     )
     triggered = only(events, "event_triggered")
     assert triggered["card"] == "epidemic" and triggered["visible_to"] == "all"
@@ -47,15 +47,15 @@ def test_epidemic_triggers_on_the_fourth_plague():
 
 
 def test_epidemic_waits_for_four_plagues():
-    st, events = fight("Wu", "3", "plague", events=("epidemic", *LATER[:1]), plague_reveals=2)
+    st, events = fight("Wu", "3", "plague", events=("epidemic", *LATER[:1]), plagues_played=2)
     assert not of_type(events, "event_triggered")
-    assert st.plague_reveals == 3
+    assert st.plagues_played == 3
     assert st.event_up == "epidemic" and st.aside == (3, 3)
 
 
 def test_two_plagues_in_one_battle_count_twice():
     st, events = fight(
-        "Wu", "plague", "plague", events=("epidemic", "war_chariot"), plague_reveals=2
+        "Wu", "plague", "plague", events=("epidemic", "war_chariot"), plagues_played=2
     )
     assert only(events, "event_triggered")["card"] == "epidemic"
     assert st.aside == (4, 4)
@@ -67,7 +67,7 @@ def test_epidemic_takes_from_the_board_when_the_reserve_is_empty():
         "3",
         "plague",
         events=("epidemic", "war_chariot"),
-        plague_reveals=3,
+        plagues_played=3,
         armies=board(Qin=(18, 0)),
         reserve=(0, 18),
         extra=(),
@@ -293,9 +293,10 @@ def test_last_event_ends_the_game_at_once_before_its_effect():
     ("score", "reserve", "winner", "reason"),
     [
         (-1, (18, 18), "red", "last_event"),
-        (0, (18, 17), "blue", "reserve"),
-        (0, (16, 18), "red", "reserve"),
-        (0, (18, 18), None, "draw"),
+        # at 0 the reserves decide, and the reason is still the last event
+        (0, (18, 17), "blue", "last_event"),
+        (0, (16, 18), "red", "last_event"),
+        (0, (18, 18), None, "last_event"),
     ],
 )
 def test_last_event_winner(score, reserve, winner, reason):

@@ -80,7 +80,7 @@ def test_a_sample_is_the_same_for_the_same_rng_and_differs_between_rngs():
 DOCUMENTED_PLAYER_KEYS = {
     "reserve", "aside", "on_board", "hand", "hand_size", "deck_size", "warlords",
     "warlords_held", "warlords_played", "discarded", "discarded_face_down", "deck", "drawn",
-    "keep", "plan",
+    "keep", "plan", "recycled_plague",
 }  # fmt: skip
 DOCUMENTED_EXTRA_KEYS = {"event_deck", "first_placer", "order", "battle", "tasks", "notation"}
 

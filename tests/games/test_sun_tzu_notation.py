@@ -176,7 +176,7 @@ def test_known_answer_hand_written_position() -> None:
     assert st.placed == (None, None) and st.plans == ({}, {})
     assert st.first_placer is None and st.privilege is None and st.current is None
     assert st.stage == "" and st.battle is None and st.window == ((), ())
-    assert st.plague_reveals == 1 and st.outcome is None
+    assert st.plagues_played == 1 and st.outcome is None
     assert RULES.pending(st) == {"blue": "place", "red": "place"}
     assert notation.format(st) == HAND_WRITTEN
     # The position can be played on: analysis from a position.

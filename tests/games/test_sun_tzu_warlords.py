@@ -246,7 +246,7 @@ def test_counter_plague_makes_the_plague_a_plain_zero():
     assert st.armies[WU] == (1, 0)
     assert st.spent[RED] == ("counter_plague",)
     # It is still a Plague revealed, for Epidemic.
-    assert st.plague_reveals == 1
+    assert st.plagues_played == 1
 
 
 def test_counter_plague_fires_on_the_first_plague_only():

@@ -9,7 +9,6 @@ from typing import Any
 from games.sun_tzu import battle, rulings
 from games.sun_tzu.components import (
     BLUE,
-    FRAMED,
     RED,
     SEATS,
     WARLORDS_OF,
@@ -48,7 +47,7 @@ def task_moves(st: State, task: dict[str, Any]) -> list | None:
         and rulings.OFFER_REINFORCEMENT_WHEN_SHORT
         and policy is None
         and st.aside[seat]
-        and any(card not in FRAMED for card in st.hands[seat])
+        and st.hands[seat]  # any card: see rulings.OFFER_REINFORCEMENT_WHEN_SHORT
     ):
         return None  # a winner's margin or a cost alike: the rules offer the reinforcement
     take: dict[int, int] | None = {}

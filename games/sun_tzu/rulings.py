@@ -105,9 +105,10 @@ DOUBLE_SIX_NEEDS_SIX_ON_MARKER = True
 # Ruling (rules file: exceptional reinforcement "is offered whenever the player must supply
 # armies and has set-aside armies and a card to discard"): a player who owes armies beyond
 # their reserve (a winning margin, a 6-marker, a +2/+3, an event's cost) while holding
-# set-aside armies and a non-framed card in hand is asked (for the source and an
-# exceptional reinforcement), unless their placement gave a standing choice.
-# False: asked only when the board sources are a real choice.
+# set-aside armies and cards in hand is asked (for the source and an exceptional
+# reinforcement), unless their placement gave a standing choice. Any card in hand, framed
+# or not: asking only those holding a card they could discard would tell the opponent
+# whether the hand holds one. False: asked only when the board sources are a real choice.
 OFFER_REINFORCEMENT_WHEN_SHORT = True
 
 # Ruling: Counter-plague fires on an opponent's Plague only where Red did not play a Plague

@@ -130,14 +130,17 @@ def test_an_event_cost_beyond_the_reserve_offers_exceptional_reinforcement():
     assert st.armies[CHU][RED] == 17 and st.aside[RED] == 4
 
 
-def test_no_reinforcement_offer_without_a_card_to_discard():
-    # Red wins by 4 with an empty reserve; only framed cards are left in hand: nothing to
-    # discard, and Chu is the only source, so nobody is asked.
-    blue, red = lineup("Wu", "5", "9")
-    st = position(armies=board(Chu=(0, 18)), reserve=(18, 0), hands=((*blue,), (*red, "1")))
+def test_the_reinforcement_offer_does_not_tell_what_the_hand_holds():
+    # Red owes a 6-marker army with an empty reserve, and holds only a framed card: it is
+    # asked all the same (being asked only with a card to discard would say it holds one),
+    # and answering with the army from Chu is all it can do.
+    blue, red = lineup("Wu", "6", "6")
+    st = position(armies=board(Chu=(0, 18)), reserve=(18, 0), hands=(blue, (*red, "1")))
     st, _ = play_round(st, blue, red)
-    assert RULES.pending(st) == {"blue": "place", "red": "place"}
-    assert st.armies[WU] == (0, 4) and st.armies[CHU] == (0, 14)
+    assert RULES.pending(st) == {"red": "sources"}
+    assert RULES.legal(st, "red") == [{"type": "sources", "take": {"Chu": 1}}]
+    st, _ = act(st, "red", {"type": "sources", "take": {"Chu": 1}})
+    assert st.armies[CHU] == (0, 17) and st.markers[WU] == (1, 1)
 
 
 @pytest.mark.parametrize("offer", [True, False])

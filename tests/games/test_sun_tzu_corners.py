@@ -4,6 +4,8 @@ a Plague met by a Plague, and every switch in ``rulings.py`` tried both ways."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from sun_tzu_helpers import (
     CHU,
@@ -23,6 +25,7 @@ from sun_tzu_helpers import (
     reject,
     totals,
 )
+from test_sun_tzu_properties import check_armies, check_cards, play, seat_index
 
 from games.messages import render
 from games.sun_tzu import RULES, battle, rulings
@@ -370,3 +373,50 @@ def test_switch_counter_plague_waits_when_both_play_a_plague(monkeypatch, waits)
 def test_counter_plague_with_only_a_plague_met_by_a_plague_stays_in_hand():
     st, _ = _counter_plague_round(["plague", "3", "4", "5", "2"], ["plague", "3", "4", "5", "7"])
     assert holds(st, RED, "counter_plague") and st.spent[RED] == ()
+
+
+# ---------------------------------------------------------------------------------------
+# Every switch flipped: random games still keep every invariant.
+SWITCHES = (
+    "ORDER_MAY_BE_NAMED_IN_ADVANCE",
+    "FIZZLED_WARLORD_STAYS_IN_HAND",
+    "SIDE_EFFECT_SOURCES_INCLUDE_BATTLE_PROVINCE",
+    "LAST_EVENT_ENDS_BEFORE_EFFECT",
+    "RESTRAINED_CARD_MEETS_CHALLENGES",
+    "RECYCLE_DISCARDS_FROM_PREVIOUS_DECK_ONLY",
+    "ALWAYS_ASK_TO_KEEP",
+    "DOUBLE_SIX_NEEDS_SIX_ON_MARKER",
+    "OFFER_REINFORCEMENT_WHEN_SHORT",
+    "COUNTER_PLAGUE_WAITS_WHEN_BOTH_PLAY_A_PLAGUE",
+)
+
+
+def test_every_switch_is_tried_both_ways_here():
+    switches = {name for name, value in vars(rulings).items() if isinstance(value, bool)}
+    assert switches == set(SWITCHES)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+@pytest.mark.parametrize("name", SWITCHES)
+def test_random_games_keep_every_invariant_with_a_switch_flipped(monkeypatch, name, seed):
+    flip(monkeypatch, name, not getattr(rulings, name))
+    for options in ({"variant": "standard", "events": True}, {"variant": "beginner"}):
+        dealt: set[int] = set()
+        probe = random.Random(seed)
+
+        def on_event(state, event, dealt=dealt):
+            check_armies(state, event)
+            if event["type"] == "deck_shuffled":
+                dealt.add(seat_index(event["seat"]))
+            check_cards(state, event, dealt)
+
+        def before(state, seat, rng, probe=probe):
+            if RULES.pending(state)[seat] == "place":
+                return
+            legal = RULES.legal(state, seat)
+            for command in probe.sample(legal, min(4, len(legal))):
+                RULES.decide(state, seat, command, probe)
+
+        game = play(seed, options, on_event=on_event, before_decide=before)
+        assert game.state.outcome is not None
+        assert RULES.fold(game.events) == game.state

@@ -23,6 +23,7 @@ from flask import (
     current_app,
     render_template,
     send_from_directory,
+    session,
 )
 
 import games
@@ -152,7 +153,12 @@ def player(player_id: str):
 
 @bp.route("/me")
 def me():
-    return render_template("me.html")
+    # Whether this browser's player has a webhook, so the page asks for it only when there
+    # is one (asking otherwise is a 404, and a console error, on every visit).
+    player = session.get("player")
+    notes = current_app.extensions.get("notifications")
+    hook = bool(player and notes is not None and notes.webhook(player) is not None)
+    return render_template("me.html", webhook=hook)
 
 
 def register_pages(app: Flask) -> None:

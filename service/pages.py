@@ -26,7 +26,6 @@ from flask import (
     send_from_directory,
     session,
 )
-
 from markupsafe import Markup
 
 import games

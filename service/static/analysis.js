@@ -225,8 +225,8 @@ function luck(result) {
   return el("p", { class: "analysis-luck", id: "analysis-luck" }, text);
 }
 
-// When a decision was made: its round, or before the first round (a choice made at the
-// start, such as a Warlord, comes with round 0).
+// When a decision was made: its round, or before the first round (a choice made before
+// the first round is told with round 0).
 function when(d) {
   return d.round ? `round ${d.round}` : "before round 1";
 }

@@ -143,3 +143,13 @@ class Rules(Protocol):
     ai: AiParts
     text: Text
     web: Path  # a folder of ES modules behind one interface (its index.js), see its README
+    # Optional: the game's rules for players, an HTML fragment (no script, no style
+    # attribute; figures as inline SVG) that the generic page /games/<key>/rules shows.
+    # A game without it (``guide`` absent or None) has no rules page (a 404 that says so).
+    guide: Path | None
+
+
+def guide_of(rules: Any) -> Path | None:
+    """The game's rules for players (its optional ``guide`` part), if it has one."""
+    guide = getattr(rules, "guide", None)
+    return guide if guide is not None and Path(guide).is_file() else None

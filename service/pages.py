@@ -1,5 +1,6 @@
 """Pages for people: the home page (new game), the game page (seat or spectator), the list
-of replays and the replay page (any step of a finished game, from any perspective).
+of replays and the replay page (any step of a finished game, from any perspective), and
+each game's rules for players (its package's optional ``guide``).
 
 The pages are shells that name no game: the forms come from the games' catalogues, and
 the board is drawn in the browser by the game's own front end (its package's ``web``
@@ -23,10 +24,13 @@ from flask import (
     current_app,
     render_template,
     send_from_directory,
+    session,
 )
+from markupsafe import Markup
 
 import games
 from events.writepath import NotFound
+from games.base import guide_of
 from service import kinds
 
 bp = Blueprint("pages", __name__, template_folder="templates")
@@ -61,11 +65,13 @@ def form_kinds() -> list[dict]:
 
 @bp.app_context_processor
 def the_kinds() -> dict:
-    """What every page may say: the games offered (the tagline, the forms)."""
+    """What every page may say: the games offered (the tagline, the forms) and which of
+    them have a rules page (``guides``: their keys)."""
     found = form_kinds()
     seats = {s["id"]: s for kind in found for s in kind["seats"]}  # every game's, once each
+    guides = {key for key in games.REGISTRY if guide_of(games.get(key)) is not None}
     return {"kinds": found, "default_kind": kinds.default_key(),
-            "seat_choices": list(seats.values())}  # fmt: skip
+            "seat_choices": list(seats.values()), "guides": guides}  # fmt: skip
 
 
 @bp.route("/")
@@ -80,6 +86,23 @@ def game_web(key: str, path: str):
     if rules is None:
         abort(404)
     return send_from_directory(rules.web, path)
+
+
+@bp.route("/games/<id:key>/rules")
+def rules_page(key: str):
+    """The game's rules for players: its package's guide (an HTML fragment with its
+    figures), in the page shell. A game without a guide, or no such game: a 404 that says so."""
+    rules = games.REGISTRY.get(key)
+    if rules is None:
+        return render_template("missing.html", what=f"This server has no game {key!r}."), 404
+    title = rules.catalogue.title
+    guide = guide_of(rules)
+    if guide is None:
+        what = f"{title} has no rules page here yet."
+        return render_template("missing.html", what=what), 404
+    return render_template("rules.html", kind=key, title=title,
+                           summary=rules.catalogue.summary,
+                           guide=Markup(guide.read_text(encoding="utf-8")))  # fmt: skip
 
 
 @bp.route("/games/seats.css")
@@ -152,7 +175,12 @@ def player(player_id: str):
 
 @bp.route("/me")
 def me():
-    return render_template("me.html")
+    # Whether this browser's player has a webhook, so the page asks for it only when there
+    # is one (asking otherwise is a 404, and a console error, on every visit).
+    player = session.get("player")
+    notes = current_app.extensions.get("notifications")
+    hook = bool(player and notes is not None and notes.webhook(player) is not None)
+    return render_template("me.html", webhook=hook)
 
 
 def register_pages(app: Flask) -> None:

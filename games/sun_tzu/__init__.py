@@ -34,6 +34,7 @@ class SunTzu:
     catalogue = CATALOGUE  # title, seats, options (the service's forms and schemas)
     text = TEXT  # every word: names, narration, prompts, endings (games.messages)
     web = Path(__file__).parent / "web"  # the pages' ES modules, behind web/index.js
+    guide = Path(__file__).parent / "guide.html"  # the rules for players (/games/<key>/rules)
 
     initial = staticmethod(State)
     setup = staticmethod(commands.setup)

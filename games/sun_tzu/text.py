@@ -87,8 +87,24 @@ SENTENCES = {
     "place.reserve": "the reserve",
     "place.aside": "the set-aside pool",
     "place.marker": "the 6-marker box of {province}",
-    "move": "{seat} moves {n} armies from {source} to {to}",
-    "move.one": "{seat} moves 1 army from {source} to {to}",
+    # what happened to the armies (a battle's margin, a Plague, a 6-marker, a cost, an
+    # event, a Warlord), each a sentence, told per reader ("You lost", "Red lost")
+    "armies": "{n} armies",
+    "armies.one": "1 army",
+    "you.whom": "you",
+    "whose.you": "your",
+    "whose": "{seat}'s",
+    "fx.lost": "{who} lost {armies} in {province}",
+    "fx.placed": "{who} placed {armies} in {to} from the reserve",
+    "fx.moved": "{who} moved {armies} from {source} to {to}",
+    "fx.plague": "{card} took {n} of {whose} armies in {province}",
+    "fx.six": "The 6-marker in {province} cost {whom} {armies} (out of play)",
+    "fx.six.from": "The 6-marker in {province} cost {whom} {armies} from {source} (out of play)",
+    "fx.aside": "{cause} cost {whom} {armies}, set aside from {source}",
+    "fx.aside.plain": "{who} set aside {armies} from {source}",
+    "fx.returned": "{who} moved {armies} from {source} to the reserve",
+    "fx.other": "{who} moved {armies} from {source} to {to}",
+    "fx.the": "The {card}",
     # a Warlord played, with its targets
     "play.move": "{name}: move 1 army from {source} to {to}",
     "play.remove": "{name}: remove 1 army from {province}",
@@ -117,6 +133,7 @@ SENTENCES = {
     "{toward}.",
     "log.warlord_played.fizzled": "{who} showed {play}, but it had no effect.",
     "log.warlord_played": "{who} played {play}.",
+    "log.warlord_played.effects": "{who} played {name}. {effects}.",
     "log.round_started": "Round {round} begins.",
     "log.placed": "{who} placed five cards face down.",
     "log.placed.cards": "{who} placed face down: {cards}.",
@@ -126,15 +143,17 @@ SENTENCES = {
     "log.order_named": "{who} named the order of battle: {provinces}.",
     "log.battle": "{province}: blue {blue} vs red {red} — {result}",
     "log.battle.fired": "{province}: blue {blue} vs red {red} — {result} ({fired})",
-    "log.battle.losses": "{battle}; {losses}",
+    "log.battle.effects": "{battle}. {effects}.",
     "battle.plague": "Plague: no battle",
     "battle.deadly": "Deadly plague: no battle",
     "battle.tie": "a tie, nothing happens",
     "battle.win": "{winner} wins by {margin}",
-    "log.battle_resolved": "{province}: {moves}.",
     "log.armies_moved": "{moves}.",
     "log.event_triggered": "Event: {card} is triggered.",
     "log.event_triggered.next": "Event: {card} is triggered. Next event card: {next}.",
+    "log.event_triggered.effects": "Event: {card} is triggered. {effects}.",
+    "log.event_triggered.effects.next": "Event: {card} is triggered. {effects}. Next event "
+    "card: {next}.",
     "log.card_recycled": "{who} recycled a {card} with {warlord}.",
     "log.window_opened": "The battles are over: Warlords may be played before scoring.",
     "log.window_closed": "After the battles — {plays}.",
@@ -146,6 +165,8 @@ SENTENCES = {
     "log.round_ended": "Round {round} ends.",
     "log.cards_drawn": "{who} drew {cards}.",
     "log.cards_drawn.hidden": "{who} drew {count} cards.",
+    "log.cards_drawn.hidden.one": "{who} drew 1 card.",
+    "log.cards_drawn.hidden.some": "{who} drew some cards.",
     "log.card_kept": "{who} kept {cards}.",
     "log.card_kept.bottom": "{who} kept {cards}; to the bottom of the deck: {bottom}.",
     "log.card_kept.hidden": "{who} kept their cards.",
@@ -259,12 +280,73 @@ def _place(where: Any) -> Message:
     return _province(where)
 
 
-def _moves(moves: Any) -> Join:
-    said = []
-    for seat, source, to, n in moves or ():
-        key = "move.one" if n == 1 else "move"
-        said.append(msg(key, seat=_seat(seat), n=n, source=_place(source), to=_place(to)))
-    return Join(tuple(said), "; ")
+def _board_order(cards: Mapping[str, Any]) -> list[tuple[str, Any]]:
+    """(province, card) in board order, whatever order the mapping was stored in (a
+    record's canonical JSON sorts keys alphabetically)."""
+    rank = {p: i for i, p in enumerate(PROVINCES)}
+    return sorted(cards.items(), key=lambda pc: (rank.get(pc[0], len(rank)), str(pc[0])))
+
+
+def _armies(n: Any) -> Message:
+    return msg("armies.one") if n == 1 else msg("armies", n=n)
+
+
+def _whom(seat: Any, me: str | None) -> Message:
+    """ "you" (the object, mid-sentence) for the reader's own seat, else the seat's name."""
+    return msg("you.whom") if seat is not None and seat == me else _seat(str(seat))
+
+
+def _whose(seat: Any, me: str | None) -> Message:
+    return msg("whose.you") if seat is not None and seat == me else msg("whose", seat=_seat(seat))
+
+
+def _cause(why: Any) -> Message | None:
+    """What made a seat set armies aside: a card ("The +2") or an event card."""
+    if f"card.{why}" in MESSAGES:
+        return msg("fx.the", card=_card(why))
+    if f"event_card.{why}" in MESSAGES:
+        return _event_card(why)
+    return None
+
+
+def _effect(move: Any, me: str | None, cause: Message | None = None,
+            plague: Message | None = None) -> Message:  # fmt: skip
+    """One army move ([seat, from, to, n]) as what happened to those armies, for ``me``."""
+    seat, source, to, n = move
+    source, to = str(source), str(to)
+    who, armies = _who(seat, me), _armies(n)
+    if to.startswith("marker@"):
+        if source == "reserve":
+            return msg("fx.six", province=_province(to[7:]), whom=_whom(seat, me),
+                       armies=armies)  # fmt: skip
+        return msg("fx.six.from", province=_province(to[7:]), whom=_whom(seat, me),
+                   armies=armies, source=_place(source))  # fmt: skip
+    if to == "aside":
+        if cause is not None:
+            return msg("fx.aside", cause=cause, whom=_whom(seat, me), armies=armies,
+                       source=_place(source))  # fmt: skip
+        return msg("fx.aside.plain", who=who, armies=armies, source=_place(source))
+    if source in PROVINCES and to == "reserve":
+        if plague is not None:
+            return msg("fx.plague", card=plague, n=n, whose=_whose(seat, me),
+                       province=_province(source))  # fmt: skip
+        return msg("fx.lost", who=who, armies=armies, province=_province(source))
+    if source == "reserve" and to in PROVINCES:
+        return msg("fx.placed", who=who, armies=armies, to=_province(to))
+    if source in PROVINCES and to in PROVINCES:
+        return msg("fx.moved", who=who, armies=armies, source=_province(source),
+                   to=_province(to))  # fmt: skip
+    if to == "reserve":
+        return msg("fx.returned", who=who, armies=armies, source=_place(source))
+    return msg("fx.other", who=who, armies=armies, source=_place(source), to=_place(to))
+
+
+def effects(moves: Any, me: str | None, cause: Message | None = None,
+            plague: Message | None = None) -> Join | None:  # fmt: skip
+    """The army moves as sentences (joined by ". "; the template ends the last one), or
+    None when no army moved."""
+    said = tuple(_effect(m, me, cause, plague) for m in moves or () if m[3])
+    return Join(said, ". ") if said else None
 
 
 def play(p: Mapping[str, Any]) -> Message:
@@ -288,7 +370,7 @@ def _marker(n: int) -> Message:
     return msg("marker.toward", n=abs(n), seat=_seat(SEATS[0] if n > 0 else SEATS[1]))
 
 
-def _battle(p: Mapping[str, Any]) -> Message:
+def _battle(p: Mapping[str, Any], me: str | None = None) -> Message:
     cards = p.get("cards") or {}
     if p.get("plague"):
         result = msg("battle.deadly" if p.get("deadly") else "battle.plague")
@@ -301,9 +383,14 @@ def _battle(p: Mapping[str, Any]) -> Message:
     values = {"province": _province(p.get("province")), "blue": _card(cards.get(SEATS[0])),
               "red": _card(cards.get(SEATS[1])), "result": result}  # fmt: skip
     line = msg("log.battle.fired", **values, fired=fired) if fired else msg("log.battle", **values)
-    losses = [m for m in p.get("resolution") or () if m[2] == "reserve"]
-    if p.get("plague") and losses:
-        return msg("log.battle.losses", battle=line, losses=_moves(losses))
+    # what the cards cost as they were revealed (6-markers, +2/+3), then the result
+    said = [_effect(m, me, _cause(cards.get(m[0]))) for m in p.get("moves") or () if m[3]]
+    plague = None
+    if p.get("plague"):
+        plague = _warlord("deadly_plague") if p.get("deadly") else _card("plague")
+    said += [_effect(m, me, plague=plague) for m in p.get("resolution") or () if m[3]]
+    if said:
+        return msg("log.battle.effects", battle=line, effects=Join(tuple(said), ". "))
     return line
 
 
@@ -345,13 +432,17 @@ def event(e: Mapping[str, Any], seat: str | None) -> Message | None:
         if e.get("warlord") == "head_start":
             return msg("log.warlord_played.head_start", who=who, toward=_seat(actor))
         key = "log.warlord_played.fizzled" if e.get("fizzled") else "log.warlord_played"
+        told = effects(e.get("moves"), seat)
+        if told is not None and not e.get("fizzled"):
+            return msg("log.warlord_played.effects", who=who, name=_warlord(e.get("warlord")),
+                       effects=told)  # fmt: skip
         return msg(key, who=who, play=play(e))
     if kind == "round_started":
         return msg("log.round_started", round=e.get("round"))
     if kind == "placed":
         if e.get("cards"):
             cards = [msg("placed.card", province=_province(p), card=_card(c))
-                     for p, c in e["cards"].items()]  # fmt: skip
+                     for p, c in _board_order(e["cards"])]  # fmt: skip
             return msg("log.placed.cards", who=who, cards=cards)
         return msg("log.placed", who=who)
     if kind == "cards_down":
@@ -366,17 +457,22 @@ def event(e: Mapping[str, Any], seat: str | None) -> Message | None:
             return None
         return msg("log.order_named", who=who, provinces=[_province(p) for p in e["provinces"]])
     if kind in ("battle", "battle_revealed"):
-        return _battle(e)
+        return _battle(e, seat)
     if kind == "battle_resolved":
-        losses = [m for m in e.get("moves") or () if m[2] == "reserve"]
-        if e.get("result") == "plague" and losses:
-            return msg("log.battle_resolved", province=_province(e.get("province")),
-                       moves=_moves(losses))  # fmt: skip
-        return None
+        plague = _card("plague") if e.get("result") == "plague" else None
+        told = effects(e.get("moves"), seat, plague=plague)
+        return msg("log.armies_moved", moves=told) if told is not None else None
     if kind == "armies_moved":
-        return msg("log.armies_moved", moves=_moves(e["moves"])) if e.get("moves") else None
+        told = effects(e.get("moves"), seat, cause=_cause(e.get("why")))
+        return msg("log.armies_moved", moves=told) if told is not None else None
     if kind == "event_triggered":
         card = _event_card(e.get("card"))
+        told = effects(e.get("moves"), seat, cause=card)
+        if told is not None:
+            if e.get("next"):
+                return msg("log.event_triggered.effects.next", card=card, effects=told,
+                           next=_event_card(e["next"]))  # fmt: skip
+            return msg("log.event_triggered.effects", card=card, effects=told)
         if e.get("next"):
             return msg("log.event_triggered.next", card=card, next=_event_card(e["next"]))
         return msg("log.event_triggered", card=card)
@@ -404,7 +500,12 @@ def event(e: Mapping[str, Any], seat: str | None) -> Message | None:
     if kind == "cards_drawn":
         if e.get("cards"):
             return msg("log.cards_drawn", who=who, cards=_cards(e["cards"]))
-        return msg("log.cards_drawn.hidden", who=who, count=e.get("count", "some"))
+        count = e.get("count")
+        if count == 1:
+            return msg("log.cards_drawn.hidden.one", who=who)
+        if not isinstance(count, int):
+            return msg("log.cards_drawn.hidden.some", who=who)
+        return msg("log.cards_drawn.hidden", who=who, count=count)
     if kind == "card_kept":
         if "keep" not in e:
             return msg("log.card_kept.hidden", who=who)
@@ -432,7 +533,7 @@ def _command(c: Mapping[str, Any]) -> Message:
     kind = c.get("type")
     if kind == "place":
         cards = [msg("command.place.card", card=_card(card), province=_province(p))
-                 for p, card in (c.get("cards") or {}).items()]  # fmt: skip
+                 for p, card in _board_order(c.get("cards") or {})]  # fmt: skip
         plays = [play(p) for p in c.get("warlords") or ()]
         if plays:
             return msg("command.place.plays", cards=cards, plays=plays)
@@ -482,7 +583,7 @@ def end(outcome: Mapping[str, Any], seat: str | None) -> Message:
         head = msg("end.head.you_lose", winner=_seat(winner))
     reason = str(outcome.get("reason") or "")
     loser = next((s for s in SEATS if winner and s != winner), None)
-    if reason in ("forfeit", "time") and loser is not None and seat != winner:
+    if reason in ("forfeit", "time") and loser is not None:
         why = (msg(f"end.why.{reason}.you") if seat == loser
                else msg(f"end.why.{reason}.seat", seat=_seat(loser)))  # fmt: skip
     elif reason == "last_event" and outcome.get("score") == 0:

@@ -27,6 +27,7 @@ from replays.verify import verify
 from service import access, narration, schemas
 from service.bodies import IMPORT_BODY_BYTES, Blueprint, body_limit
 from service.problems import problem, problem_abort
+from service.profiles import anonymous_label
 from service.security import limit_writes
 
 blp = Blueprint("replays", __name__, url_prefix="/api/replays",
@@ -55,7 +56,10 @@ class ReplayList(Schema):
 
 
 class ReplayBody(Schema):
-    header = fields.Dict()
+    header = fields.Dict(metadata={
+        "description": "the record's header, with names (the name each person's seat is "
+                       "shown with: their chosen name, else their anonymous label) and "
+                       "outcome_text (how the game ended, as anyone reads it)"})  # fmt: skip
     events = fields.List(
         fields.Dict(),
         metadata={
@@ -153,12 +157,28 @@ def list_replays(query):
 
 
 def _told_header(header: dict[str, Any]) -> dict[str, Any]:
-    """A listed header with how its game ended in words, as anyone reads it."""
+    """A listed header with its players' names and how its game ended in words, as
+    anyone reads it."""
+    header = {**header, "names": names_of(header)}
     rules = games.REGISTRY.get(header.get("game"))
     outcome = header.get("outcome")
     if rules is None or not isinstance(outcome, dict):
         return header
     return {**header, "outcome_text": narration.outcome_text(rules, outcome, None)}
+
+
+def names_of(header: dict[str, Any]) -> dict[str, str]:
+    """seat -> the name a person's seat is shown with, as on the game page: their chosen
+    name now, else their anonymous label (never the raw player id). The computer's seats
+    are not named (the header says its level)."""
+    players = header.get("players")
+    if not isinstance(players, dict):
+        return {}
+    people = {seat: str(p) for seat, p in players.items() if p and not str(p).startswith("ai:")}
+    if not people:
+        return {}
+    chosen = current_app.extensions["profiles"].names_of(list(people.values()))
+    return {seat: chosen.get(p) or anonymous_label(p) for seat, p in people.items()}
 
 
 @blp.route("/<id:replay_id>")
@@ -170,7 +190,7 @@ def get_replay(replay_id):
     events = [e.to_dict() for e in found.events]
     if rules is not None:  # everything is public now: told as to anyone
         events = [narration.with_text(rules, e, None) for e in events]
-    return {"header": dict(found.header), "events": events}
+    return {"header": _told_header(dict(found.header)), "events": events}
 
 
 @blp.route("/<id:replay_id>/export")
@@ -201,10 +221,11 @@ def state(query, replay_id, n):
     rules = replay.rules
     event = narration.with_text(rules, found.events[n - 1].to_dict(), None) if n else None
     at = replay.state_at(n)
+    reader = perspective if perspective in rules.seats else None  # how the end reads to it
     return {"id": replay_id, "step": n, "steps": replay.length, "perspective": perspective,
             "event": event, "view": view,
             "prompt": narration.pending_text(rules, rules.pending(at)),
-            "outcome_text": narration.outcome_text(rules, rules.outcome(at), None)}  # fmt: skip
+            "outcome_text": narration.outcome_text(rules, rules.outcome(at), reader)}  # fmt: skip
 
 
 @blp.route("/<id:replay_id>/verify")

@@ -225,10 +225,16 @@ function luck(result) {
   return el("p", { class: "analysis-luck", id: "analysis-luck" }, text);
 }
 
+// When a decision was made: its round, or before the first round (a choice made before
+// the first round is told with round 0).
+function when(d) {
+  return d.round ? `round ${d.round}` : "before round 1";
+}
+
 function item(d) {
   return el("li", { class: `analysis-item ${d.class}`, "data-step": d.step },
     stepLink(d), " · ",
-    el("span", { class: "seat-name", "data-colour": d.seat }, label(d.seat)), ` · round ${d.round} · `,
+    el("span", { class: "seat-name", "data-colour": d.seat }, label(d.seat)), ` · ${when(d)} · `,
     el("strong", {}, cap(d.class)), ` (${points(d.loss)} lost: ${pct(d.played_chance)} instead of ${pct(d.best_chance)})`,
     el("br"), "Played: ", d.played_text,
     el("br"), "Best found: ", d.best_text);

@@ -81,13 +81,15 @@ function seenBy(visibleTo) {
 function renderSummary() {
   const players = kind.seatIds.map((seat) => {
     const id = header.players?.[seat];
-    const who = !id || String(id).startsWith("ai:") ? `computer (${String(id || header.seats?.[seat] || "").replace(/^ai:/, "")})` : `player ${String(id).slice(0, 8)}`;
-    return el("span", { class: "seat-name", "data-colour": seat }, `${kind.label(seat)}: ${who}`);
+    const computer = !id || String(id).startsWith("ai:");
+    const who = computer ? `computer (${String(id || header.seats?.[seat] || "").replace(/^ai:/, "")})` : header.names?.[seat] || "a player";
+    return el("span", { class: "seat-name", "data-colour": seat, "data-name": computer ? "" : who }, `${kind.label(seat)}: ${who}`);
   });
   const result = header.result === "draw" ? "Draw" : `${kind.label(header.result)} won`;
   const ended = new Date(header.ended_at);
   const when = Number.isNaN(ended.getTime()) ? header.ended_at : ended.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
-  clear($("summary"), players, el("span", { "data-result": header.result }, `${result} (${header.reason})`),
+  const said = header.outcome_text ? `${header.outcome_text.head}. ${header.outcome_text.reason}` : `${result} (${header.reason})`;
+  clear($("summary"), players, el("span", { "data-result": header.result }, said),
     el("span", {}, "Finished ", el("time", { datetime: header.ended_at }, when)),
     header.imported ? el("span", { class: "badge" }, "imported") : null);
 }

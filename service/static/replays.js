@@ -22,8 +22,8 @@ function showFilters() {
   $("f-imported").value = f.imported || "";
 }
 
-// A player as a person reads it: the computer and its level, or a short player id that
-// filters the list to that player's games.
+// A player as a person reads it: the computer and its level, or the player's name (as the
+// server gives it: chosen, else their anonymous label) that filters the list to their games.
 function playerNode(header, seat, label) {
   const id = header.players?.[seat];
   const kind = header.seats?.[seat] || "";
@@ -34,7 +34,8 @@ function playerNode(header, seat, label) {
     bits.push(`computer (${level || "?"})`);
   } else {
     const href = `/replays?player=${encodeURIComponent(id)}`;
-    bits.push(el("a", { href, title: `Games of player ${id}`, "data-player": id }, `player ${String(id).slice(0, 8)}`));
+    const name = header.names?.[seat] || "a player";
+    bits.push(el("a", { href, title: `Games of ${name}`, "data-player": id, "data-name": name }, name));
   }
   if (handed) bits.push(el("span", { class: "muted" }, ` (computer, ${handed.level}, from event ${handed.seq})`));
   return el("div", { "data-seat": seat }, bits);

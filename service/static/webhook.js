@@ -27,6 +27,8 @@ function showHook(hook) {
 }
 
 async function load() {
+  // The page says whether there is a webhook to show: no request (and no 404) otherwise.
+  if (document.getElementById("me-page")?.dataset.webhook === "no") return showHook(null);
   try {
     showHook(await api("/api/me/webhook"));
   } catch (e) {
@@ -44,6 +46,7 @@ async function save(event) {
     $("hook-secret").value = saved.secret;
     $("hook-secret-box").hidden = false;
     status("Saved. Notifications now go to this address too.");
+    document.getElementById("me-page").dataset.webhook = "yes";
     await load();
   } catch (e) {
     status(e.message);
@@ -65,6 +68,7 @@ async function remove() {
   if (!window.confirm("Stop sending notifications to this address?")) return;
   try {
     await api("/api/me/webhook", { method: "DELETE" });
+    document.getElementById("me-page").dataset.webhook = "no";
     $("hook-secret-box").hidden = true;
     status("Removed.");
     showHook(null);

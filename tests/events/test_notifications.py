@@ -170,7 +170,7 @@ def test_game_over_for_each_player_from_their_side(bingfa, clock):
     assert [n.kind for n in found] == ["over", "over"]  # no turns once it is over
     over = {n.player: n for n in found}
     # in the game's own words (its text's end), from each player's side
-    assert over["P1"].text == f"Game {game_id} is over: You win. The other player resigned."
+    assert over["P1"].text == f"Game {game_id} is over: You win. Red resigned."
     assert over["P2"].text == f"Game {game_id} is over: Blue wins — you lose. You resigned."
     assert over["P1"].id == over["P2"].id == f"over:{game_id}"
     assert over["P2"].url == f"/g/{game_id}/red" and over["P1"].at == "2025-03-01T11:05:00.000Z"

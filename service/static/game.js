@@ -192,7 +192,7 @@ const ctx = () => ({
 // A computer level in the words of the page's level list ("medium" -> "Medium").
 function levelName(level) {
   const option = document.querySelector(`#handover-level option[value="${CSS.escape(level)}"]`);
-  return option ? option.textContent.trim() : level;
+  return option ? option.textContent.replace(/\s*\(.*\)\s*$/, "").trim() : level; // "Random (plays …)"
 }
 
 // Who the computer is in this game, said under the banner.

@@ -121,8 +121,6 @@ function battleNode(p, ctx) {
   return node;
 }
 
-const AREA = (name) => name.replace(/[^A-Za-z0-9]/g, "");
-
 // The map: the five provinces as regions of one land, laid out as the country lies (a grid
 // whose areas touch where provinces border each other); the borders of the rules drawn as
 // gates across the shared edges (drawGates, from the game's messages, after layout).
@@ -140,7 +138,7 @@ function provincesNode(v, ctx, slotFor) {
     el("span", { class: "hex", "aria-hidden": "true" }, "6"), `${label(s)} ×${p.markers[s]}`), tip("tip.marker.6")));
     const section = el("section", {
       class: `province${owner ? " held" : ""}${v.current === p.name ? " current" : ""}${p.fought ? " fought" : ""}`,
-      "data-colour": owner, "data-province": p.name, "aria-label": provinceName(p.name), style: `grid-area: ${AREA(p.name)}` },
+      "data-colour": owner, "data-province": p.name, "aria-label": provinceName(p.name) },
       el("h3", {}, el("span", { class: "name" }, provinceName(p.name)), el("span", { class: "key", "aria-hidden": "true" }, String(i + 1))),
       tipped(el("p", { class: "display", "data-display": p.name }, points),
         `${tip("tip.display", { points: p.display.join(" / ") })}${column >= 0 ? ` ${tip("tip.display.now")}` : ""}`),

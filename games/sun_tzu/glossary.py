@@ -36,8 +36,7 @@ _CARDS = {
 
 GLOSSARY: dict[str, str] = {
     **{f"tip.card.{card}": _CARDS[card] for card in dict.fromkeys(STANDARD_DECK)},
-    "tip.card.placed": "A card placed face down: it is revealed when this province's battle "
-    "comes.",
+    "tip.card.placed": "A card placed face down: it is revealed when this province's battle comes.",
     "tip.battle": "The two cards revealed here and what the battle did.",
     "tip.warlord": "A Warlord card: each one is played once, then it is gone.",
     "tip.warlord.hidden": "Warlords kept in secret: they stay hidden until played.",
@@ -65,4 +64,3 @@ GLOSSARY: dict[str, str] = {
     "tip.sources.sum": "Take exactly {n} from the board.",
     "tip.sources.order": "Take every army you can from the provinces next to {province} first.",
 }
-

@@ -54,7 +54,16 @@ async function create(event) {
     for (const [seat, link] of Object.entries(created.seats)) {
       if (link.token && seat === me) setToken(id, seat, link.token);
     }
-    myGames(id); // the new game is one of "your games" now (bug 8)
+    if (m === "friend" && created.seats[me]?.token) {
+      // take the seat now (as its page would on opening): the game is this player's at once,
+      // so "Your games" lists it while the invite waits (bug 8)
+      const nonce = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+      try {
+        await api(`/api/games/${encodeURIComponent(id)}/join`, {
+          method: "POST", token: created.seats[me].token, headers: { "X-Bingfa-Seat": me }, body: { nonce } });
+      } catch { /* the game page joins when it opens */ }
+      myGames(id);
+    }
     if (m === "watch") {
       // the computer plays it out at once: its page plays it back at a readable pace
       try { sessionStorage.setItem(`bingfa:${id}:paced`, "1"); } catch { /* private mode */ }

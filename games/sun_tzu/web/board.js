@@ -109,11 +109,16 @@ function resultText(b) {
   return t("battle.win", { winner: label(b.winner), margin: b.margin });
 }
 
+// A province's battle: the two cards face to face and what happened. Once the round's cards
+// leave the table (the draw), the battle is still shown from its event until the next round.
 function battleNode(p, ctx) {
-  const cards = seats().map((s) => cardNode(p.cards[s], s)).filter(Boolean);
+  const placed = seats().some((s) => p.cards[s]);
+  const fought = battleOf(p.name, ctx);
+  const b = p.fought || !placed ? fought : null;
+  const faces = placed ? p.cards : b?.cards || {};
+  const cards = seats().map((s) => cardNode(faces[s], s)).filter(Boolean);
   if (!cards.length) return null;
-  const revealed = p.fought || (ctx.view?.current === p.name);
-  const b = p.fought ? battleOf(p.name, ctx) : null;
+  const revealed = p.fought || (ctx.view?.current === p.name) || !placed;
   const result = b ? resultText(b) : "";
   const node = el("div", { class: `battle${revealed ? " revealed" : ""}`, "data-battle": p.name },
     el("div", { class: "battle-cards" }, cards[0], cards[1] ? el("span", { class: "vs", "aria-hidden": "true" }, "vs") : null, cards[1] || null),

@@ -45,7 +45,8 @@ export function borders() {
 }
 
 export function neighbours(province) {
-  return borders().filter((pair) => pair.includes(province)).map(([a, b]) => (a === province ? b : a));
+  return borders().filter((pair) => pair.includes(province)).map(([a, b]) => (a === province ? b : a))
+    .sort((a, b) => PROVINCES.indexOf(a) - PROVINCES.indexOf(b)); // in board order
 }
 
 // "A, B and C"

@@ -67,6 +67,15 @@ def place_cards(page, rng, keyboard: bool = False) -> None:
     hand = page.locator("#hand button.card")
     n = hand.count()
     picks = rng.sample(range(n), 5)
+    six = next((i for i in picks if hand.nth(i).get_attribute("data-card") == "6"), None)
+    if six is not None:  # the page refuses a 6 on its own 6-marker: put it where it may go
+        page.click(f"#hand button[data-index='{six}']")
+        blocked = [p for p in PROVINCES if page.is_disabled(f"[data-slot='{p}']")]
+        page.click(f"#hand button[data-index='{six}']")  # drop the pick
+        if blocked:
+            free = [k for k, p in enumerate(PROVINCES) if p not in blocked]
+            at, to = picks.index(six), rng.choice(free)
+            picks[at], picks[to] = picks[to], picks[at]
     if keyboard:
         page.focus("[data-focus=hand-0]")
         page.keyboard.press("ArrowRight")

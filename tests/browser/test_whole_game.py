@@ -97,5 +97,6 @@ def test_two_people_play_a_whole_game_on_desktop_and_phone(server, watch, shot):
         last = max(round_of(page), 1)
         assert page.locator(f"#log [data-round-head='{last}']").count() == 1
         assert page.locator("#log [data-round-head]").count() == last + 1  # and "before"
+        page.mouse.move(0, 0)
         shot(page, f"{names[seat]}-end")
     assert len(shots) >= 2

@@ -97,7 +97,8 @@ function battleOf(province, ctx) {
   events.forEach((e, i) => { if (e.type === "round_started") start = i; });
   for (let i = events.length - 1; i >= start; i--) {
     const e = events[i];
-    if (e.type === "battle" && e.payload?.province === province) return e.payload;
+    // a battle whose winner chose where armies come from is told as battle_revealed first
+    if ((e.type === "battle" || e.type === "battle_revealed") && e.payload?.province === province) return e.payload;
   }
   return null;
 }

@@ -29,6 +29,7 @@ let rematchShown = false;
 let outcomeSeen = false; // the end has been brought into view once
 const logEvents = []; // every event the page has seen (the log's lines, and ctx.events)
 let pace = null; // the paced showing of a computer-only game (see "Watching at a pace")
+let pacePending = false; // asked for, not yet begun: an ended game is not shown meanwhile
 
 // Every call names the seat of the page: a browser without the seat's token (another
 // browser of the same player, after a recovery code) acts by its player id, and a player
@@ -252,7 +253,7 @@ function part(name, inputs, draw) {
 }
 
 function render(focusKey) {
-  if (pace?.active) return;
+  if (pace?.active || (pacePending && game?.outcome)) return;
   const focused = document.activeElement?.dataset?.focus;
   const view = shownView();
   const turn = myTurn();
@@ -359,6 +360,7 @@ async function startPace() {
     return;
   }
   const steps = record.events.filter((e) => told(e)).map((e) => e.seq);
+  pacePending = false;
   pace = { active: true, events: record.events, steps, i: -1, playing: true, timer: null, states: new Map() };
   root.dataset.over = "no";
   root.dataset.paced = "playing";
@@ -565,10 +567,15 @@ async function start() {
   let paced = false;
   try { paced = sessionStorage.getItem(PACE_KEY) === "1"; } catch { /* private mode */ }
   outcomeSeen = paced; // played back from the start: the end comes into view at its end
+  pacePending = paced && !me;
   await refresh();
   if (!game?.outcome) outcomeSeen = false; // watched live: its end is brought into view
   listen();
-  if (paced && !me && game?.outcome && computerOnly()) startPace();
+  if (pacePending && game?.outcome && computerOnly()) await startPace();
+  if (pacePending) { // not played back after all: the page as it is
+    pacePending = false;
+    render();
+  }
 }
 
 start();

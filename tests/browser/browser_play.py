@@ -157,6 +157,7 @@ def shown_cards(page) -> list[dict[str, str]]:
     return page.evaluate(
         """() => Array.from(document.querySelectorAll('.card')).map((e) => ({
             owner: e.dataset.owner || '', card: e.dataset.card || '', face: e.dataset.face || '',
+            past: !!e.closest('[data-past]'),
             where: e.closest('[data-province]')?.dataset.province
                 || e.closest('[data-seat]')?.dataset.seat || e.closest('section')?.id || ''}))"""
     )
@@ -186,9 +187,19 @@ def assert_shows_no_secret(page, state, rules, seat: str | None, responses: list
             continue
         o = ("blue", "red").index(other)
         hand = [c.replace("plague", "Plague") for c in state.hands[o]]
-        shown = Counter(c["card"] for c in shown_cards(page) if c["owner"] == other and c["card"])
+        cards = [c for c in shown_cards(page) if c["owner"] == other and c["card"]]
+        shown = Counter(c["card"] for c in cards if not c["past"])
         extra = shown - public_cards(view, other)
         assert not extra, f"{seat}'s page shows {other}'s cards {dict(extra)}, not public"
+        # the round's battles, still shown once their cards leave the table: as fought
+        past = Counter(c["card"] for c in cards if c["past"])
+        fought = Counter(
+            e["payload"]["cards"][other]
+            for body in responses
+            for e in json.loads(body).get("events", [])
+            if e["type"] in ("battle", "battle_revealed") and e["visible_to"] == "all"
+        )
+        assert not (responses and past - fought), f"{other}'s cards {dict(past - fought)} unfought"
         if len(hand) >= 3:  # the hand written out as the page writes lists of cards
             assert ", ".join(hand) not in text, f"{other}'s hand {hand} on {seat}'s page"
         for p, name in enumerate(PROVINCES):

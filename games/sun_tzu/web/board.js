@@ -121,7 +121,7 @@ function battleNode(p, ctx) {
   if (!cards.length) return null;
   const revealed = p.fought || (ctx.view?.current === p.name) || !placed;
   const result = b ? resultText(b) : "";
-  const node = el("div", { class: `battle${revealed ? " revealed" : ""}`, "data-battle": p.name },
+  const node = el("div", { class: `battle${revealed ? " revealed" : ""}`, "data-battle": p.name, "data-past": placed ? null : "" },
     el("div", { class: "battle-cards" }, cards[0], cards[1] ? el("span", { class: "vs", "aria-hidden": "true" }, "vs") : null, cards[1] || null),
     result ? el("p", { class: "result", "data-winner": b.winner || "" }, result) : null);
   return node;

@@ -77,7 +77,9 @@ function install() {
     pinned = e.pointerType === "touch" || e.pointerType === "pen" || t.tagName !== "BUTTON";
   });
   document.addEventListener("keydown", (e) => { if (e.key === "Escape" && shownFor) hideTip(); });
-  window.addEventListener("scroll", () => { if (shownFor && !shownFor.isConnected) hideTip(); }, { passive: true });
+  // a redraw that replaces the thing explained takes its tip away
+  new MutationObserver(() => { if (shownFor && !shownFor.isConnected) hideTip(); })
+    .observe(document.body, { childList: true, subtree: true });
 }
 
 if (typeof document !== "undefined") install();

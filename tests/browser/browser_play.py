@@ -72,8 +72,11 @@ def place_cards(page, rng, keyboard: bool = False) -> None:
         page.click(f"#hand button[data-index='{six}']")
         blocked = [p for p in PROVINCES if page.is_disabled(f"[data-slot='{p}']")]
         page.click(f"#hand button[data-index='{six}']")  # drop the pick
-        if blocked:
-            free = [k for k, p in enumerate(PROVINCES) if p not in blocked]
+        free = [k for k, p in enumerate(PROVINCES) if p not in blocked]
+        if not free:  # a 6-marker in every province: the 6 stays in hand
+            spare = [i for i in range(n) if i not in picks and i != six]
+            picks[picks.index(six)] = rng.choice(spare)
+        elif blocked:
             at, to = picks.index(six), rng.choice(free)
             picks[at], picks[to] = picks[to], picks[at]
     if keyboard:

@@ -402,7 +402,7 @@ async function paceStep(by) {
   const view = shown.view;
   root.dataset.step = n;
   root.dataset.round = view?.round ?? 0;
-  $("banner").textContent = shown.prompt || "";
+  $("banner").textContent = `Played back at a readable pace${shown.prompt ? `: ${shown.prompt}` : "."}`;
   const c = { ...ctx(), view, game: { ...game, outcome: null }, events: seen, deciding: false, viewer: "You are watching the computer play itself" };
   front.renderBoard($("board-area"), view, c);
   front.renderPlayers($("players"), view, c);

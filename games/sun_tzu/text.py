@@ -21,6 +21,7 @@ from typing import Any
 from games.messages import Join, Message, msg
 from games.sun_tzu.catalogue import CATALOGUE
 from games.sun_tzu.components import PROVINCES, SEATS, STANDARD_DECK, VARIANTS
+from games.sun_tzu.glossary import GLOSSARY  # the board's tooltips (glossary.py)
 
 # -- names and texts of the components -----------------------------------------------------
 WARLORDS = {
@@ -234,7 +235,7 @@ SENTENCES = {
     "raw": "{text}",  # a name this table does not know, said as it is
 }
 
-MESSAGES: dict[str, str] = {**_names(), **SENTENCES}
+MESSAGES: dict[str, str] = {**_names(), **SENTENCES, **GLOSSARY}
 
 
 # -- helpers -------------------------------------------------------------------------------

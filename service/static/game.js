@@ -26,6 +26,10 @@ let again = false;
 let sending = false;
 let hintFor = null; // the version the hint shown was given for
 let rematchShown = false;
+let outcomeSeen = false; // the end has been brought into view once
+const logEvents = []; // every event the page has seen (the log's lines, and ctx.events)
+let pace = null; // the paced showing of a computer-only game (see "Watching at a pace")
+let pacePending = false; // asked for, not yet begun: an ended game is not shown meanwhile
 
 // Every call names the seat of the page: a browser without the seat's token (another
 // browser of the same player, after a recovery code) acts by its player id, and a player
@@ -100,13 +104,63 @@ function refresh() {
 // commands given are told by the events they cause.
 async function loadEvents() {
   const { events } = await call(`${base}/events?after=${lastSeq}`);
-  const log = $("log");
   for (const event of events) {
-    lastSeq = Math.max(lastSeq, event.seq);
-    if (event.text && event.type !== "command_given") {
-      log.prepend(el("li", { "data-seq": event.seq, "data-type": event.type }, event.text));
-    }
+    if (event.seq <= lastSeq) continue;
+    lastSeq = event.seq;
+    logEvents.push(event);
+    if (!pace?.active) addToLog(event);
   }
+}
+
+// The log, grouped by round (a heading per round, from the game's roundStarts), oldest
+// first unless the reader asked for newest first (remembered in this browser).
+const ORDER_KEY = "bingfa:log-order";
+function logOrder() {
+  try { return localStorage.getItem(ORDER_KEY) === "newest" ? "newest" : "oldest"; } catch { return "oldest"; }
+}
+let logRound = null;
+const told = (event) => event.text && event.type !== "command_given";
+const roundStarted = (event) => {
+  const starts = front?.roundStarts ? front.roundStarts([event]) : [];
+  return starts.length ? starts[0][0] : null;
+};
+
+function addToLog(event) {
+  const log = $("log");
+  const newest = logOrder() === "newest";
+  const put = (node, head) => {
+    if (!newest) {
+      const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
+      log.append(node);
+      if (atBottom) log.scrollTop = log.scrollHeight;
+    } else if (head || !log.firstElementChild?.matches("[data-round-head]")) log.prepend(node);
+    else log.firstElementChild.after(node);
+  };
+  const started = roundStarted(event);
+  if (front?.roundStarts && started !== null && started !== logRound) {
+    logRound = started;
+    put(el("li", { class: "round-head", "data-round-head": started }, el("h3", {}, `Round ${started}`)), true);
+  } else if (front?.roundStarts && logRound === null && told(event)) {
+    logRound = 0;
+    put(el("li", { class: "round-head", "data-round-head": 0 }, el("h3", {}, "Before the first round")), true);
+  }
+  if (told(event)) put(el("li", { "data-seq": event.seq, "data-type": event.type }, event.text), false);
+}
+
+function rebuildLog(events) {
+  const log = $("log");
+  clear(log);
+  logRound = null;
+  log.dataset.order = logOrder();
+  for (const event of events) addToLog(event);
+  if (logOrder() === "oldest") log.scrollTop = log.scrollHeight;
+}
+
+function showLogOrder() {
+  const newest = logOrder() === "newest";
+  $("log-order").textContent = newest ? "Show oldest first" : "Show newest first";
+  $("log-order").setAttribute("aria-pressed", newest ? "true" : "false");
+  $("log").dataset.order = logOrder();
 }
 
 function listen() {
@@ -133,8 +187,31 @@ function viewer() {
 // What the game's front end is given to draw with (README.md in the game's web folder).
 const ctx = () => ({
   kind, me, game, view: shownView(), ui, deciding: myTurn(), viewer: viewer(), legend: true,
-  finalHands: true, send, say: showError, rerender: render,
+  finalHands: true, send, say: showError, rerender: render, events: logEvents, levelName,
 });
+
+// A computer level in the words of the page's level list ("medium" -> "Medium").
+function levelName(level) {
+  const option = document.querySelector(`#handover-level option[value="${CSS.escape(level)}"]`);
+  return option ? option.textContent.replace(/\s*\(.*\)\s*$/, "").trim() : level; // "Random (plays …)"
+}
+
+// Who the computer is in this game, said under the banner.
+function renderFacing() {
+  const ai = kind.seatIds.filter((s) => String(game.seats[s]?.kind || "").startsWith("ai:"));
+  const level = (s) => levelName(game.seats[s].kind.slice(3));
+  let text = "";
+  if (me && ai.some((s) => s !== me)) {
+    text = `You play against the computer: ${ai.filter((s) => s !== me).map((s) => `${kind.label(s)}, ${level(s)} level`).join("; ")}.`;
+  } else if (!me && ai.length === kind.seatIds.length) {
+    text = `The computer plays every seat: ${ai.map((s) => `${kind.label(s)} ${level(s)}`).join(", ")}.`;
+  } else if (!me && ai.length) {
+    text = `The computer plays ${ai.map((s) => `${kind.label(s)} (${level(s)})`).join(", ")}.`;
+  }
+  $("facing").textContent = text;
+  $("facing").hidden = !text;
+  $("facing").dataset.levels = ai.map((s) => game.seats[s].kind.slice(3)).join(",");
+}
 
 async function send(command) {
   if (sending) return;
@@ -176,6 +253,7 @@ function part(name, inputs, draw) {
 }
 
 function render(focusKey) {
+  if (pace?.active || (pacePending && game?.outcome)) return;
   const focused = document.activeElement?.dataset?.focus;
   const view = shownView();
   const turn = myTurn();
@@ -190,6 +268,7 @@ function render(focusKey) {
   $("banner").classList.toggle("turn", turn);
   document.title = `${turn ? "● Your turn — " : ""}${kind.title} ${gameId} — Bingfa`;
   part("outcome", [game.outcome, game.outcome_text], renderOutcome);
+  part("facing", [game.seats, me], renderFacing);
   renderInvite();
   $("players").hidden = !view;
   part("board", [view, game.seats, mine, me], () => front.renderBoard($("board-area"), view, ctx()));
@@ -216,6 +295,14 @@ function render(focusKey) {
     showRematch($("rematch-box"), gameId, me);
   }
   if (game.outcome && source) { source.close(); source = null; }
+  renderPaceBox();
+  if (game.outcome && !outcomeSeen) { // the end, where the player is looking
+    outcomeSeen = true;
+    requestAnimationFrame(() => {
+      $("outcome").scrollIntoView({ block: "start", behavior: "smooth" });
+      $("outcome").focus({ preventScroll: true });
+    });
+  }
   const lost = !document.activeElement || document.activeElement === document.body;
   const focus = focusKey ?? (lost ? focused : null);
   if (focus) document.querySelector(`[data-focus="${CSS.escape(focus)}"]`)?.focus();
@@ -226,6 +313,7 @@ function renderOutcome() {
   const node = $("outcome");
   const outcome = game.outcome;
   node.hidden = !outcome;
+  node.tabIndex = -1;
   if (!outcome) return;
   const said = game.outcome_text || { head: "The game is over", reason: "" };
   const note = front.outcomeNote ? front.outcomeNote(outcome, ctx()) : null;
@@ -236,6 +324,129 @@ function renderOutcome() {
     el("p", { class: "buttons" }, node.dataset.replay ? el("a", { href: node.dataset.replay, class: "button primary", "data-replay-link": "" }, "Watch the replay") : null,
       el("a", { href: "/" }, "Start a new game")));
 }
+
+// ---- Watching at a pace ----------------------------------------------------------------
+// A game the computer plays against itself is usually over before its page opens. Its
+// watcher came to see it played, so the page plays the finished game back from the start,
+// one move (one line of the log) at a time, at a readable pace, with pause, step, speed and
+// "skip to the end"; the board of each step is the record's (/api/replays/<id>/states/<n>,
+// as a spectator saw it). This is the game page, not the replay page, because the watcher
+// asked to watch a game, not to study a record: the end arrives the way a live game's does.
+// Playback starts by itself when the home page's "watch" sent the viewer here and the game
+// is already over; any finished computer-only game offers it ("Watch it from the start").
+const PACE_KEY = `bingfa:${gameId}:paced`;
+const SPEEDS = { slow: 2200, normal: 1100, fast: 350 };
+
+function computerOnly() {
+  return !!game && kind.seatIds.every((s) => String(game.seats[s]?.kind || "").startsWith("ai:"));
+}
+
+function renderPaceBox() {
+  const offer = !me && game.outcome && computerOnly();
+  $("pace-box").hidden = !offer;
+  if (offer && !pace?.active) $("pace-text").textContent = "";
+  $("pace-controls").hidden = !pace?.active;
+  $("pace-start").hidden = !!pace?.active;
+}
+
+async function startPace() {
+  if (pace?.active) return;
+  showError("");
+  let record;
+  try {
+    record = await api(`/api/replays/${encodeURIComponent(gameId)}`);
+  } catch (e) {
+    showError(`The game cannot be played back just now (${e.message}).`);
+    return;
+  }
+  const steps = record.events.filter((e) => told(e)).map((e) => e.seq);
+  pacePending = false;
+  pace = { active: true, events: record.events, steps, i: -1, playing: true, timer: null, states: new Map() };
+  root.dataset.over = "no";
+  root.dataset.paced = "playing";
+  $("outcome").hidden = true;
+  $("rematch-box").hidden = true;
+  renderPaceBox();
+  showPaceButtons();
+  await paceStep(1);
+}
+
+function stateAt(n) {
+  if (!pace.states.has(n)) {
+    const found = api(`/api/replays/${encodeURIComponent(gameId)}/states/${n}?as=spectator`);
+    found.catch(() => pace.states.delete(n));
+    pace.states.set(n, found);
+  }
+  return pace.states.get(n);
+}
+
+async function paceStep(by) {
+  if (!pace?.active) return;
+  clearTimeout(pace.timer);
+  const i = Math.min(pace.i + by, pace.steps.length - 1);
+  if (i >= pace.steps.length - 1 && pace.i === i) return paceEnd();
+  pace.i = i;
+  const n = pace.steps[i];
+  let shown;
+  try {
+    shown = await stateAt(n);
+  } catch (e) {
+    showError(e.message);
+    pace.playing = false;
+    showPaceButtons();
+    return;
+  }
+  if (!pace?.active || pace.i !== i) return; // moved on meanwhile
+  if (pace.steps[i + 1]) stateAt(pace.steps[i + 1]); // the next one, ready in time
+  const seen = pace.events.filter((e) => e.seq <= n);
+  const view = shown.view;
+  root.dataset.step = n;
+  root.dataset.round = view?.round ?? 0;
+  $("banner").textContent = `Played back at a readable pace${shown.prompt ? `: ${shown.prompt}` : "."}`;
+  const c = { ...ctx(), view, game: { ...game, outcome: null }, events: seen, deciding: false, viewer: "You are watching the computer play itself" };
+  front.renderBoard($("board-area"), view, c);
+  front.renderPlayers($("players"), view, c);
+  $("players").hidden = false;
+  rebuildLog(seen);
+  $("pace-text").textContent = `Move ${i + 1} of ${pace.steps.length}`;
+  if (i >= pace.steps.length - 1) return paceEnd();
+  if (pace.playing) pace.timer = setTimeout(() => paceStep(1), SPEEDS[$("pace-speed").value] || SPEEDS.normal);
+}
+
+// The end of the playback: the page shows the game as it is (its end, the whole log).
+function paceEnd() {
+  if (!pace) return;
+  clearTimeout(pace.timer);
+  pace.active = false;
+  try { sessionStorage.removeItem(PACE_KEY); } catch { /* private mode */ }
+  delete root.dataset.paced;
+  for (const name of Object.keys(drawn)) delete drawn[name]; // every part drawn afresh
+  rebuildLog(logEvents);
+  outcomeSeen = false; // bring the end into view, as in a live game
+  render();
+}
+
+function showPaceButtons() {
+  $("pace-play").textContent = pace?.playing ? "Pause" : "Play";
+  $("pace-play").setAttribute("aria-pressed", pace?.playing ? "false" : "true");
+  root.dataset.paced = pace?.active ? (pace.playing ? "playing" : "paused") : "";
+}
+
+$("pace-start").addEventListener("click", () => startPace());
+$("pace-play").addEventListener("click", () => {
+  if (!pace?.active) return;
+  pace.playing = !pace.playing;
+  showPaceButtons();
+  if (pace.playing) paceStep(1);
+  else clearTimeout(pace.timer);
+});
+$("pace-step").addEventListener("click", () => {
+  if (!pace?.active) return;
+  pace.playing = false;
+  showPaceButtons();
+  paceStep(1);
+});
+$("pace-end").addEventListener("click", () => paceEnd());
 
 // A draw offered to me asks for an answer in plain sight; my own offer waits for one.
 function renderDraw() {
@@ -332,6 +543,11 @@ $("take-back").addEventListener("click", async () => {
 });
 $("invite-box-copy").addEventListener("click", () => copyText($("invite-box-link"), $("invite-box-status")));
 document.addEventListener("visibilitychange", () => { if (!document.hidden && front) refresh(); });
+$("log-order").addEventListener("click", () => {
+  try { localStorage.setItem(ORDER_KEY, logOrder() === "newest" ? "oldest" : "newest"); } catch { /* private mode */ }
+  showLogOrder();
+  rebuildLog(pace?.active ? pace.events.filter((e) => e.seq <= pace.steps[pace.i]) : logEvents);
+});
 
 async function start() {
   takeToken(); // first: the token leaves the address bar at once
@@ -347,8 +563,19 @@ async function start() {
   } catch (e) {
     showError(e.message);
   }
+  showLogOrder();
+  let paced = false;
+  try { paced = sessionStorage.getItem(PACE_KEY) === "1"; } catch { /* private mode */ }
+  outcomeSeen = paced; // played back from the start: the end comes into view at its end
+  pacePending = paced && !me;
   await refresh();
+  if (!game?.outcome) outcomeSeen = false; // watched live: its end is brought into view
   listen();
+  if (pacePending && game?.outcome && computerOnly()) await startPace();
+  if (pacePending) { // not played back after all: the page as it is
+    pacePending = false;
+    render();
+  }
 }
 
 start();

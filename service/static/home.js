@@ -54,7 +54,19 @@ async function create(event) {
     for (const [seat, link] of Object.entries(created.seats)) {
       if (link.token && seat === me) setToken(id, seat, link.token);
     }
+    if (m === "friend" && created.seats[me]?.token) {
+      // take the seat now (as its page would on opening): the game is this player's at once,
+      // so "Your games" lists it while the invite waits (bug 8)
+      const nonce = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+      try {
+        await api(`/api/games/${encodeURIComponent(id)}/join`, {
+          method: "POST", token: created.seats[me].token, headers: { "X-Bingfa-Seat": me }, body: { nonce } });
+      } catch { /* the game page joins when it opens */ }
+      myGames(id);
+    }
     if (m === "watch") {
+      // the computer plays it out at once: its page plays it back at a readable pace
+      try { sessionStorage.setItem(`bingfa:${id}:paced`, "1"); } catch { /* private mode */ }
       location.assign(`/g/${encodeURIComponent(id)}`);
     } else if (m === "ai") {
       location.assign(`/g/${encodeURIComponent(id)}/${me}`);
@@ -97,13 +109,17 @@ async function seatLabel(game, seat) {
   }
 }
 
-async function myGames() {
+// expect: a game just made, which the list may take a moment to include (asked again)
+async function myGames(expect = null, tries = 20) {
   const list = document.getElementById("my-games");
   let games;
   try {
     games = (await api("/api/me/games")).games || [];
   } catch {
     return; // the list is a convenience; the form still works
+  }
+  if (expect && tries > 0 && !games.some((g) => g.game === expect)) {
+    setTimeout(() => myGames(expect, tries - 1), 500);
   }
   const items = [];
   for (const g of games) {
@@ -117,7 +133,10 @@ async function myGames() {
     }
   }
   if (items.length) clear(list, items);
+  list.dataset.count = items.length;
 }
+// back to this page from a game (the browser may show it from its cache): the list again
+window.addEventListener("pageshow", (event) => { if (event.persisted) myGames(); });
 
 // Notifications ("your turn", "your opponent joined", "game over"), newest first, unread
 // ones highlighted; notify.js tells this page of each new one as it arrives.

@@ -1,6 +1,7 @@
 // The rematch of a finished game, for the outcome panel of the game page:
 // showRematch(container, gameId, seat) offers it (or accepts the opponent's offer), shows
-// "waiting for your opponent", and goes to the new game once it exists (polling the API).
+// "waiting for your opponent", and goes to the new game once it exists (polling the API) when
+// this page asked for it; a page opened later only links to it (the old game stays itself).
 // The API says which seat this player gets in the new game (the seats swapped).
 import { api, clear, el, getToken, setToken } from "./api.js";
 
@@ -14,6 +15,9 @@ function kept(gameId) {
 }
 function keep(gameId, token) {
   try { localStorage.setItem(keyOf(gameId), token); } catch { /* private mode */ }
+}
+function forget(gameId) {
+  try { localStorage.removeItem(keyOf(gameId)); } catch { /* private mode */ }
 }
 
 function nonce() {
@@ -31,10 +35,18 @@ export function showRematch(container, gameId, seat) {
   container.append(box);
   let timer = null;
   let gone = false;
+  let askedHere = false; // this page asked for (or accepted) the rematch while open
 
-  function go(answer) {
+  // The kept token becomes the new game's seat token, and is forgotten here: the old game's
+  // page must open as itself ever after, never send its reader on (bug 1).
+  function adopt(answer) {
     const mine = answer.token || kept(gameId);
     if (mine && !getToken(answer.game_id, answer.seat)) setToken(answer.game_id, answer.seat, mine);
+    forget(gameId);
+  }
+
+  function go(answer) {
+    adopt(answer);
     gone = true;
     clearTimeout(timer);
     location.assign(`/g/${encodeURIComponent(answer.game_id)}/${encodeURIComponent(answer.seat)}`);
@@ -63,7 +75,8 @@ export function showRematch(container, gameId, seat) {
     if (gone || !box.isConnected) return;
     try {
       const answer = await api(base, { token, headers });
-      if (answer.game_id && kept(gameId)) return go(answer); // this browser asked for it
+      if (answer.game_id && askedHere) return go(answer); // asked on this page, still open
+      if (answer.game_id && kept(gameId)) adopt(answer); // asked earlier: the link below
       show(answer);
       if (answer.game_id) return; // made without this browser: the link stays, no more polls
     } catch { /* a missed poll is retried */ }
@@ -72,6 +85,7 @@ export function showRematch(container, gameId, seat) {
 
   button.addEventListener("click", async () => {
     button.disabled = true;
+    askedHere = true;
     try {
       const answer = await api(base, { method: "POST", token, headers, body: { nonce: nonce() } });
       if (answer.token) keep(gameId, answer.token);

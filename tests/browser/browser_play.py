@@ -67,6 +67,18 @@ def place_cards(page, rng, keyboard: bool = False) -> None:
     hand = page.locator("#hand button.card")
     n = hand.count()
     picks = rng.sample(range(n), 5)
+    six = next((i for i in picks if hand.nth(i).get_attribute("data-card") == "6"), None)
+    if six is not None:  # the page refuses a 6 on its own 6-marker: put it where it may go
+        page.click(f"#hand button[data-index='{six}']")
+        blocked = [p for p in PROVINCES if page.is_disabled(f"[data-slot='{p}']")]
+        page.click(f"#hand button[data-index='{six}']")  # drop the pick
+        free = [k for k, p in enumerate(PROVINCES) if p not in blocked]
+        if not free:  # a 6-marker in every province: the 6 stays in hand
+            spare = [i for i in range(n) if i not in picks and i != six]
+            picks[picks.index(six)] = rng.choice(spare)
+        elif blocked:
+            at, to = picks.index(six), rng.choice(free)
+            picks[at], picks[to] = picks[to], picks[at]
     if keyboard:
         page.focus("[data-focus=hand-0]")
         page.keyboard.press("ArrowRight")
@@ -148,6 +160,7 @@ def shown_cards(page) -> list[dict[str, str]]:
     return page.evaluate(
         """() => Array.from(document.querySelectorAll('.card')).map((e) => ({
             owner: e.dataset.owner || '', card: e.dataset.card || '', face: e.dataset.face || '',
+            past: !!e.closest('[data-past]'),
             where: e.closest('[data-province]')?.dataset.province
                 || e.closest('[data-seat]')?.dataset.seat || e.closest('section')?.id || ''}))"""
     )
@@ -177,9 +190,19 @@ def assert_shows_no_secret(page, state, rules, seat: str | None, responses: list
             continue
         o = ("blue", "red").index(other)
         hand = [c.replace("plague", "Plague") for c in state.hands[o]]
-        shown = Counter(c["card"] for c in shown_cards(page) if c["owner"] == other and c["card"])
+        cards = [c for c in shown_cards(page) if c["owner"] == other and c["card"]]
+        shown = Counter(c["card"] for c in cards if not c["past"])
         extra = shown - public_cards(view, other)
         assert not extra, f"{seat}'s page shows {other}'s cards {dict(extra)}, not public"
+        # the round's battles, still shown once their cards leave the table: as fought
+        past = Counter(c["card"] for c in cards if c["past"])
+        fought = Counter(
+            e["payload"]["cards"][other]
+            for body in responses
+            for e in json.loads(body).get("events", [])
+            if e["type"] in ("battle", "battle_revealed") and e["visible_to"] == "all"
+        )
+        assert not (responses and past - fought), f"{other}'s cards {dict(past - fought)} unfought"
         if len(hand) >= 3:  # the hand written out as the page writes lists of cards
             assert ", ".join(hand) not in text, f"{other}'s hand {hand} on {seat}'s page"
         for p, name in enumerate(PROVINCES):

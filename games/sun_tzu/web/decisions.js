@@ -2,7 +2,8 @@
 // (click a card then a province, or keys: arrows between cards, Enter to pick, 1–5 to place);
 // the seat's hand and the stand-alone exceptional reinforcement. ctx: see README.md.
 import { cap, clear, el } from "/static/api.js";
-import { AFTER, FRAMED, PROVINCES, REACTIVE, WARLORDS_OF, cardName, playText, warlordName, warlordText } from "./names.js";
+import { AFTER, FRAMED, PROVINCES, REACTIVE, WARLORDS_OF, cardName, cardTip, playText, tip, warlordName, warlordText } from "./names.js";
+import { tipped } from "./tips.js";
 
 export function heldWarlords(view, me) {
   const p = view.players[me];
@@ -28,12 +29,24 @@ function assign(ctx, province) {
   } else if (st.selected === null) {
     ctx.say("Pick a card from your hand first.");
     return;
+  } else if (sixBlocked(ctx, province, st.selected)) {
+    ctx.say(tip("tip.six.blocked", { province }) || `Your 6 may not go to ${province}.`);
+    return;
   } else {
     for (const [p, i] of Object.entries(st.chosen)) if (i === st.selected) delete st.chosen[p];
     st.chosen[province] = st.selected;
     st.selected = null;
   }
   ctx.rerender(`hand-${nextFree(ctx)}`);
+}
+
+// The rules' one limit on where a card may go: not a 6 where the seat's own 6-marker
+// stands, unless it holds Double six (then placing it there plays Double six).
+export function sixBlocked(ctx, province, index) {
+  const { view, me } = ctx;
+  if (index === null || index === undefined || view.players[me].hand[index] !== "6") return false;
+  const p = view.provinces[PROVINCES.indexOf(province)];
+  return p.markers[me] > 0 && !heldWarlords(view, me).includes("double_six");
 }
 
 function nextFree(ctx) {
@@ -59,16 +72,18 @@ function handNodes(ctx, placing) {
   const hand = ctx.view.players[ctx.me].hand;
   const st = placing ? placement(ctx) : null;
   return hand.map((card, i) => {
-    if (!placing) return el("span", { class: "card", "data-owner": ctx.me, "data-card": card }, cardName(card));
+    const framed = FRAMED.includes(card) ? " framed" : "";
+    const pip = card === "plague" ? "☠" : card;
+    if (!placing) return tipped(el("span", { class: `card${framed}`, "data-owner": ctx.me, "data-card": card, "data-pip": pip }, cardName(card)), cardTip(card));
     const where = Object.keys(st.chosen).find((p) => st.chosen[p] === i);
-    return el("button", {
-      type: "button", class: `card${where ? " used" : ""}${st.selected === i ? " selected" : ""}`,
+    return tipped(el("button", {
+      type: "button", class: `card${framed}${where ? " used" : ""}${st.selected === i ? " selected" : ""}`, "data-pip": pip,
       "data-owner": ctx.me, "data-card": card, "data-focus": `hand-${i}`, "data-index": i,
       "aria-pressed": st.selected === i ? "true" : "false",
       "aria-label": `${cardName(card)}${where ? `, placed in ${where}` : ""}`,
       onclick: () => { st.selected = st.selected === i ? null : i; ctx.rerender(`hand-${i}`); },
       onkeydown: (e) => arrows(e, i, hand.length),
-    }, cardName(card), where ? el("small", {}, ` → ${where}`) : null);
+    }, cardName(card), where ? el("small", {}, ` → ${where}`) : null), cardTip(card));
   });
 }
 
@@ -84,6 +99,13 @@ export function slotFor(ctx) {
   const hand = ctx.view.players[ctx.me].hand;
   return (province, i) => {
     const chosen = st.chosen[province];
+    if (chosen === undefined && sixBlocked(ctx, province, st.selected)) {
+      const why = tip("tip.six.blocked", { province }) || `Your 6 may not go to ${province}.`;
+      return btn(["No 6 here", el("small", { class: "why" }, " (your 6-marker)")], null, {
+        class: "slot blocked", disabled: true, "data-focus": `slot-${province}`, "data-slot": province,
+        "data-blocked": "six", title: why, "aria-label": `${province}: ${why}`,
+      });
+    }
     const label = chosen === undefined ? `Place here (${i + 1})` : `${cardName(hand[chosen])} — take back`;
     return btn(label, () => assign(ctx, province), {
       class: `slot${chosen === undefined ? "" : " filled"}`, "data-focus": `slot-${province}`,
@@ -138,6 +160,8 @@ function placePanel(ctx) {
     el("ul", { class: "plain summary" }, PROVINCES.map((p) =>
       el("li", { "data-summary": p }, `${p}: `, st.chosen[p] === undefined ? "—" : cardName(hand[st.chosen[p]])))),
   ];
+  const six = PROVINCES.find((p) => hand[st.chosen[p]] === "6" && view.provinces[PROVINCES.indexOf(p)].markers[me] > 0);
+  if (six) parts.push(el("p", { class: "muted", "data-double-six": six }, tip("tip.six.double", { province: six })));
   if (plays.length) {
     parts.push(el("label", { for: "play-before" }, "Play a Warlord before the battles"),
       el("select", { id: "play-before", "data-focus": "play-before", onchange: (e) => { st.play = e.target.value; } },
@@ -209,9 +233,10 @@ function keepPanel(ctx) {
   return [
     title(`Keep ${keep} of the cards you drew`),
     el("p", {}, "The others go to the bottom of your deck."),
-    el("div", { class: "hand" }, drawn.map((card, i) => btn(cardName(card), () => toggle(i), {
-      class: `card${st.picked.includes(i) ? " selected" : ""}`, "data-owner": ctx.me, "data-card": card,
-      "data-keep": i, "data-focus": `keep-${i}`, "aria-pressed": st.picked.includes(i) ? "true" : "false" }))),
+    el("div", { class: "hand" }, drawn.map((card, i) => tipped(btn(cardName(card), () => toggle(i), {
+      class: `card${FRAMED.includes(card) ? " framed" : ""}${st.picked.includes(i) ? " selected" : ""}`, "data-owner": ctx.me, "data-card": card,
+      "data-pip": card === "plague" ? "☠" : card,
+      "data-keep": i, "data-focus": `keep-${i}`, "aria-pressed": st.picked.includes(i) ? "true" : "false" }), cardTip(card)))),
     btn(`Keep ${st.picked.length === keep ? st.picked.map((i) => cardName(drawn[i])).join(", ") : `(${st.picked.length} of ${keep} chosen)`}`,
       () => ctx.send({ type: "keep", cards: st.picked.map((i) => drawn[i]) }),
       { class: "primary", id: "submit-keep", "data-focus": "submit-keep", disabled: st.picked.length !== keep }),
@@ -239,6 +264,26 @@ function sourcesPanel(ctx) {
   const why = WHY[d.why] || cap(String(d.why).replace(/_/g, " "));
   const to = String(d.to).startsWith("marker@") ? `the 6-marker in ${d.to.slice(7)}` : d.to === "aside" ? "the set-aside pool" : d.to;
   const tierName = (i) => (d.tiers.length > 1 ? (i === 0 ? `Provinces next to ${d.to}` : "Other provinces") : "Your provinces");
+  // what the rules allow (the same as the server checks): exactly what the board must give,
+  // and the provinces next to the battle emptied before any other is touched
+  const problem = () => {
+    const taken = Object.values(st.take).reduce((a, b) => a + b, 0);
+    if (taken !== boardNeed) return tip("tip.sources.sum", { n: boardNeed }) || `Take exactly ${boardNeed} from the board.`;
+    for (let i = 1; i < d.tiers.length; i++) {
+      const later = Object.keys(d.tiers[i]).some((p) => (st.take[p] || 0) > 0);
+      const earlierLeft = d.tiers.slice(0, i).some((tier) => Object.entries(tier).some(([p, n]) => (st.take[p] || 0) < n));
+      if (later && earlierLeft) return tip("tip.sources.order", { province: d.to }) || `Take from the provinces next to ${d.to} first.`;
+    }
+    return "";
+  };
+  const check = () => {
+    const why = problem();
+    const submit = document.getElementById("submit-sources");
+    const note = document.getElementById("sources-why");
+    if (submit) submit.disabled = !!why;
+    if (note) { note.textContent = why; note.hidden = !why; }
+  };
+  queueMicrotask(check);
   const command = () => {
     const cmd = { type: "sources", take: Object.fromEntries(Object.entries(st.take).filter(([, n]) => n > 0)) };
     if (st.reinforce) cmd.reinforce = [st.reinforce];
@@ -252,12 +297,14 @@ function sourcesPanel(ctx) {
     d.tiers.map((tier, i) => Object.keys(tier).length === 0 ? null : el("fieldset", {}, el("legend", {}, tierName(i)),
       Object.entries(tier).map(([p, n]) => el("label", { class: "take" }, `${p} (you have ${n}) `,
         el("input", { type: "number", min: 0, max: n, value: st.take[p] ?? 0, "data-take": p, "data-focus": `take-${p}`,
-          oninput: (e) => { st.take[p] = Math.max(0, Number.parseInt(e.target.value, 10) || 0); } }))))),
+          oninput: (e) => { st.take[p] = Math.max(0, Number.parseInt(e.target.value, 10) || 0); check(); } }))))),
     spare.length && view.players[me].aside ? el("p", {}, el("label", { for: "sources-reinforce" }, "First discard a card to bring 1 set-aside army to your reserve: "),
       el("select", { id: "sources-reinforce", "data-focus": "sources-reinforce",
         onchange: (e) => { st.reinforce = e.target.value; st.take = null; ctx.rerender("sources-reinforce"); } },
       el("option", { value: "" }, "no"), spare.map((c) => el("option", { value: c, selected: st.reinforce === c }, cardName(c))))) : null,
-    btn("Send these armies", () => ctx.send(command()), { class: "primary", id: "submit-sources", "data-focus": "submit-sources" }),
+    el("p", { id: "sources-why", class: "error", role: "status", hidden: true }),
+    btn("Send these armies", () => { if (!problem()) ctx.send(command()); },
+      { class: "primary", id: "submit-sources", "data-focus": "submit-sources", "aria-describedby": "sources-why" }),
   ];
 }
 

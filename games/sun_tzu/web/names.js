@@ -31,6 +31,28 @@ export const warlordText = (warlord) => (has(`warlord.${warlord}.text`) ? t(`war
 export const eventName = (card) => named("event_card", card);
 export const eventText = (card) => (has(`event_card.${card}.text`) ? t(`event_card.${card}.text`) : "");
 export const variantName = (variant) => named("variant", variant);
+export const tip = (id, values) => (has(id) ? t(id, values) : "");
+export const cardTip = (card) => tip(`tip.card.${card}`);
+export const warlordTip = (warlord) => [tip("tip.warlord"), warlordText(warlord)].filter(Boolean).join(" ");
+export const eventTip = (card) => [eventText(card), tip("tip.event")].filter(Boolean).join(" ");
+
+// The borders of the map: [a, b] for every pair of provinces that share one, from the
+// game's messages (tip.border.<A>.<B>, games/sun_tzu/glossary.py: the rules' adjacency).
+export function borders() {
+  const prefix = "tip.border.";
+  return Object.keys(kind?.messages || {}).filter((id) => id.startsWith(prefix))
+    .map((id) => id.slice(prefix.length).split(".")).filter((pair) => pair.length === 2);
+}
+
+export function neighbours(province) {
+  return borders().filter((pair) => pair.includes(province)).map(([a, b]) => (a === province ? b : a))
+    .sort((a, b) => PROVINCES.indexOf(a) - PROVINCES.indexOf(b)); // in board order
+}
+
+// "A, B and C"
+export function listed(items) {
+  return items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
+}
 
 // A Warlord play with its targets, in words (the messages the narration uses too).
 export function playText(play) {

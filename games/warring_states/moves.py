@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.warring_states import board as B
+from games.warring_states import cards
 from games.warring_states import rules as R
 from games.warring_states.data import kind_of
 
@@ -30,7 +31,7 @@ def action_commands(st: dict, side: str) -> list[dict]:
         actions += [{"action": "weather", "move": m} for m in (True, False)]
     for card in dict.fromkeys(hand):
         out += [{"type": "play", "card": card, "face": "down", **a} for a in actions]
-    return out
+    return out + cards.face_up_commands(st, side)
 
 
 def legal(st: dict, seat: str) -> list[dict[str, Any]]:
@@ -44,6 +45,8 @@ def legal(st: dict, seat: str) -> list[dict[str, Any]]:
         return action_commands(st, side)
     if due == "operate":
         return R.operations(st, side)
+    if due == "pick":
+        return cards.pick_commands(st, side, st["op"]["owed"]["kind"])
     options = st["op"]["owed"]["options"]
     if due == "respond":  # the options are public; which of them this seat can play is not
         hand = {kind_of(c) for c in st["hands"][R.side_of(st, seat)]}

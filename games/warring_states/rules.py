@@ -199,6 +199,7 @@ PROMPT = {
     "operate": "carry out a military operation",
     "choose": "choose one of the options",
     "respond": "play a Break card or let it pass",
+    "pick": "pick a card",
 }
 ACCEPTS = {
     "bid": ("bid",),
@@ -206,6 +207,7 @@ ACCEPTS = {
     "operate": ("operate",),
     "choose": ("choose",),
     "respond": ("choose",),
+    "pick": ("pick",),
 }
 
 
@@ -220,13 +222,10 @@ def pending(st: dict) -> dict[str, str]:
         if owed is None:
             return {}
         kind = owed["kind"]
-        return {
-            seat_of(st, owed["side"]): "operate"
-            if kind == "operate"
-            else "respond"
-            if kind == "respond"
-            else "choose"
-        }
+        due = kind if kind in ("operate", "respond") else "choose"
+        if kind in ("discard", "discard_drawn", "take"):
+            due = "pick"
+        return {seat_of(st, owed["side"]): due}
     return {seat_of(st, st["active"]): "action"}
 
 
@@ -409,7 +408,10 @@ def do_play(c: Ctx, seat: str, cmd: dict) -> None:
         raise RulesError(f"you have no card {card!r} in hand")
     face = cmd.get("face")
     if face == "up":
-        raise RulesError("face-up play of the card texts is not implemented yet: play it face down")
+        from games.warring_states import cards
+
+        cards.play(c, side, cmd)
+        return
     if face != "down":
         raise RulesError('a card is played "up" or "down"')
     action = cmd.get("action")
@@ -437,10 +439,12 @@ def do_play(c: Ctx, seat: str, cmd: dict) -> None:
             "side": side,
             "card": None,
             "face": "down",
-            "todo": [],
+            "todo": ["operate"],
             "mods": {},
+            "forces": None,
             "mil": None,
-            "owed": {"side": side, "kind": "operate"},
+            "stage": "next",
+            "owed": None,
         }
         c.emit({"type": "operation_started", "side": side, "op": op})
         return
@@ -530,6 +534,10 @@ def check_military_possible(st: dict, side: str, cmd: dict) -> None:
 def directable(st: dict, side: str, force: str) -> bool:
     op = st["op"] or {}
     allowed = op.get("forces")
+    if allowed == "afraid_too":  # Ruling 22 / the English player aid's reading (config)
+        pos = st["track"].get(force)
+        afraid = pos is not None and pos["box"] == "AFRAID_OF_QIN" and force not in st["eliminated"]
+        return afraid or B.directable_face_down(st, side, force)
     if allowed is not None:
         return force in allowed and force not in st["eliminated"]
     return B.directable_face_down(st, side, force)
@@ -695,28 +703,38 @@ def do_operate(c: Ctx, seat: str, cmd: dict) -> None:
 
 
 def finish_military(c: Ctx) -> None:
-    """One military operation is over: the next the card grants, or the phase ends."""
+    """One military operation is over: the next step the card grants, or the phase ends."""
     if check_eliminations(c):
         return
+    if c.st["op"] is None:
+        return
+    set_op(c, "operation_step", stage="next", mil=None, owed=None)
+
+
+def next_step(c: Ctx) -> None:
+    """The next thing the card in play grants (``op["todo"]``), or the end of the phase.
+    A step that nothing can carry out now is skipped (Ruling 13)."""
+    from games.warring_states import cards  # the card texts build on these rules
+
     op = c.st["op"]
-    if op is None:
-        return
-    if op["todo"]:
+    while op["todo"]:
         nxt, rest = op["todo"][0], op["todo"][1:]
-        c.emit(
-            {
-                "type": "operation_started",
-                "side": op["side"],
-                "op": {
-                    **op,
-                    "todo": rest,
-                    "mil": None,
-                    "stage": None,
-                    "owed": {"side": op["side"], "kind": nxt},
-                },
-            }
-        )
-        return
+        if nxt.startswith("draw:"):
+            c.emit({"type": "operation_step", "op": {**op, "todo": rest}})
+            cards.automatic(c, c.st["op"], nxt)
+            op = c.st["op"]
+            continue
+        owed = cards.owed_for(c.st, op, nxt)
+        if owed is not None:
+            c.emit(
+                {
+                    "type": "operation_started",
+                    "side": op["side"],
+                    "op": {**op, "todo": rest, "mil": None, "stage": None, "owed": owed},
+                }
+            )
+            return
+        op = {**op, "todo": rest}
     end_phase(c)
 
 
@@ -745,7 +763,13 @@ def step_op(c: Ctx) -> None:
     """The automatic steps of an operation (nobody has a choice)."""
     op = c.st["op"]
     stage = op.get("stage")
-    if stage == "engage":
+    if stage == "next":
+        next_step(c)
+    elif stage == "char_window":
+        from games.warring_states import cards
+
+        cards.char_window(c)
+    elif stage == "engage":
         engage(c)
     elif stage == "shift":
         attack_shift(c)
@@ -823,6 +847,7 @@ def choose_engage(c: Ctx, option: dict) -> None:
     mil["first"] = {"attacker": bool(op["mods"].get("attacker_first")), "defender": False}
     mil["drm"] = {"attacker": int(op["mods"].get("attacker_drm", 0)), "defender": 0}
     mil["responses"] = []
+    mil["han_bonus_attacker"] = bool(op["mods"].get("han_bonus"))
     gens = (mil["movers"]["gens"] if mil["movers"] else {}) | dict.fromkeys(mil["join"]["gens"])
     if mil["act"] not in gens:
         mil["act"] = sorted(gens)[0] if len(gens) == 1 else None
@@ -965,7 +990,9 @@ def play_response(c: Ctx, side: str, card: str, auto: bool) -> None:
         elif cfg(st, "alliance_elite_crossbowmen") == "player_aid":
             drm["defender"] += 2
         mil["drm"] = drm
-        mil["han_bonus"] = side == "alliance"
+        mil["han_bonus"] = (
+            side == "alliance" and cfg(st, "alliance_elite_crossbowmen") == "chinese_card"
+        )
         ev.update(effect="fires_first")
     ev["op"] = {**op, "mil": mil, "owed": None, "stage": "window"}
     c.emit(ev)
@@ -1415,8 +1442,16 @@ def do_choose(c: Ctx, seat: str, cmd: dict) -> None:
     )
     if kind == "engage":
         choose_engage(c, option)
+    elif kind == "respond" and op.get("stage") == "char_window":
+        from games.warring_states import cards
+
+        cards.respond_in_char_window(c, seat, option)
     elif kind == "respond":
         do_respond(c, seat, option)
+    elif kind in ("reinforce", "general", "mobilize"):
+        from games.warring_states import cards
+
+        cards.chosen(c, kind, option)
     elif kind == "defend":
         choose_defence(c, option)
     elif kind == "losses":
@@ -1435,10 +1470,17 @@ def do_choose(c: Ctx, seat: str, cmd: dict) -> None:
         end_fight(c)
 
 
+def do_pick(c: Ctx, seat: str, cmd: dict) -> None:
+    from games.warring_states import cards
+
+    cards.do_pick(c, seat, cmd)
+
+
 HANDLERS = {
     "bid": do_bid,
     "play": do_play,
     "pass": do_pass,
     "operate": do_operate,
     "choose": do_choose,
+    "pick": do_pick,
 }

@@ -143,6 +143,17 @@ def apply_in_place(st: State, ev: dict[str, Any]) -> None:
         n = len(cards) if cards is not None else ev.get("count", 0)
         st["hands"][side] = []
         st["discards"][side] += [{"card": c, "up": False} for c in (cards or [None] * n)]
+    elif kind == "card_discarded":
+        side, card = ev["side"], ev.get("card")
+        st["hands"][side] = _take(st["hands"][side], [card]) if card else st["hands"][side][1:]
+        st["discards"][side].append({"card": card, "up": False})
+    elif kind == "deck_searched":
+        st["decks"][ev["side"]] = list(ev.get("deck", []))
+    elif kind == "card_cancelled":
+        if ev["removed"]:  # Jing Ke: the cancelled card and Jing Ke leave the game
+            for side, card in ((ev["side"], ev["card"]), ("alliance", "A_JING_KE")):
+                st["discards"][side] = [d for d in st["discards"][side] if d["card"] != card]
+                st["removed"][side].append(card)
     elif kind == "window_opened":
         st["prompts"] += 1
     elif kind == "standing_set":

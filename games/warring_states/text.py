@@ -34,6 +34,15 @@ MESSAGES = {
     "event.moved": "{force} moves {n} counters from {frm} to {path}.",
     "event.target_chosen": "{force} attacks {target} in {area}.",
     "event.fight_started": "The fight in {area}: {force} against {target}{shift}.",
+    "event.operation_step": "The card's next step.",
+    "event.card_discarded": "{side} discards a card.",
+    "event.deck_searched": "{side} shuffles the draw deck after searching it.",
+    "event.card_cancelled": "{card} is cancelled{removed}.",
+    "event.general_removed": "{general} is removed from {area}.",
+    "event.general_placed": "{general} takes the field in {area}.",
+    "event.mobilized": "Qin mobilizes in {areas}.",
+    "command.pick": "pick {card}",
+    "prompt.pick": "Pick a card.",
     "event.window_opened": "{side} may answer with a Break card.",
     "event.window_skipped": "No response is possible.",
     "event.window_closed": "No more responses.",
@@ -188,6 +197,15 @@ class Text:
             "area_settled": {"area": _name(g("area"))},
             "force_eliminated": {"force": _name(g("force"))},
             "hand_discarded": {"side": side},
+            "card_discarded": {"side": side},
+            "deck_searched": {"side": side},
+            "card_cancelled": {
+                "card": _card(g("card")),
+                "removed": " and removed from the game" if g("removed") else "",
+            },
+            "general_removed": {"general": _name(g("general")), "area": _name(g("area"))},
+            "general_placed": {"general": _name(g("general")), "area": _name(g("area"))},
+            "mobilized": {"areas": ", ".join(_name(a) for a in g("areas_placed") or [])},
             "turn_ended": {"turn": g("turn")},
             "resigned": {"who": who},
         }.get(t, {})
@@ -217,6 +235,8 @@ class Text:
             }
         if t == "choose":
             return "command.choose", {"option": cmd.get("option")}
+        if t == "pick":
+            return "command.pick", {"card": _card(cmd.get("card"))}
         if t == "standing":
             return "command.standing", {"mode": cmd.get("mode")}
         return f"command.{t}" if f"command.{t}" in MESSAGES else "command.pass", {}

@@ -34,14 +34,19 @@ def in_op(st: dict) -> int:
 
 
 def lost(event: dict) -> int:
+    if event["type"] == "general_removed":
+        return 1
     if event["type"] != "losses_taken":
         return 0
     return sum(v if isinstance(v, int) else len(v) for v in event["lost"].values())
 
 
 def added(event: dict) -> int:
+    if event["type"] == "mobilized":
+        return len(event["areas_placed"])
     return int(
-        event["type"] == "reinforced"
+        event["type"] == "general_placed"
+        or event["type"] == "reinforced"
         or (event["type"] == "response_resolved" and event.get("effect") == "reinforced")
     )
 

@@ -725,6 +725,11 @@ def next_step(c: Ctx) -> None:
             op = c.st["op"]
             continue
         owed = cards.owed_for(c.st, op, nxt)
+        if owed is not None and len(owed.get("options") or ()) == 1:
+            # one way to do it: no question asked
+            c.emit({"type": "operation_step", "op": {**op, "todo": rest, "mil": None}})
+            cards.chosen(c, owed["kind"], owed["options"][0])
+            return
         if owed is not None:
             c.emit(
                 {
@@ -1004,7 +1009,8 @@ def set_standing(c: Ctx, seat: str, cmd: dict) -> None:
         raise RulesError('standing instructions are "ask", "never" or "auto" (with "cards")')
     cards = cmd.get("cards") or []
     side = side_of(c.st, seat)
-    known = [k for k, s in COMBAT_BREAKS.items() if side is None or s == side]
+    breaks = {**COMBAT_BREAKS, "L_LI_SI": "lianheng", "A_JING_KE": "alliance"}
+    known = [k for k, s in breaks.items() if side is None or s == side]
     if mode == "auto" and (not cards or any(k not in known for k in cards)):
         raise RulesError(f"auto plays some of your Break cards: {', '.join(known)}")
     standing = {"mode": mode, "cards": list(cards) if mode == "auto" else []}

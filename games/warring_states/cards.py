@@ -24,7 +24,7 @@ from games.warring_states import state as S
 from games.warring_states.data import kind_of
 
 D = B.D
-NOT_YET = {"MOUNTED_ATTACK", "BOLSTER_MORALE"}
+NOT_YET = {"MOUNTED_ATTACK"}
 DIPLOMATS = {"ZHANG_YI", "GONGSUN_YAN", "SU_QIN"}
 SEARCH = {"GUO_WEI": "YAN", "LORD_MENGCHANG": "QI"}
 EMISSARIES = {"EMISSARY_ZHAO": ("ZHAO",), "EMISSARY_QI": ("QI",), "EMISSARY_CHU": ("CHU",),
@@ -80,6 +80,12 @@ def variants(st: dict, side: str, card: str) -> list[dict]:
         out.append({"option": "a"})  # the reinforcement is always possible (Qin is on the map)
     elif name == "DOUBLE_RECRUITMENT":
         out.append({})
+    elif name == "BOLSTER_MORALE":  # Ruling 20: a force the player may direct face down
+        for area in D.areas:
+            for s in B.stacks(st["areas"][area]):
+                tired = s["tired"] or not all(s["gens"].values())
+                if tired and B.directable_face_down(st, side, s["force"]):
+                    out.append({"force": s["force"], "area": area})
     elif name == "LEGENDARY_GENERAL":
         if general_options(st, side, []):
             out.append({"option": "a"})
@@ -121,7 +127,7 @@ def face_up_commands(st: dict, side: str) -> list[dict]:
 
 
 def check(st: dict, side: str, cmd: dict) -> dict:
-    params = {k: cmd[k] for k in ("option", "force", "general") if k in cmd}
+    params = {k: cmd[k] for k in ("option", "force", "general", "area") if k in cmd}
     options = variants(st, side, cmd["card"])
     if params not in options:
         name = D.cards[kind_of(cmd["card"])].name
@@ -180,6 +186,8 @@ def grants(st: dict, side: str, card: str, params: dict) -> dict:
         return {"todo": ["reinforce", "operate"], "forces": forces}
     if name == "DOUBLE_RECRUITMENT":
         return {"todo": ["reinforce", "reinforce"]}
+    if name == "BOLSTER_MORALE":
+        return {"todo": ["bolster", "operate"]}
     if name == "LEGENDARY_GENERAL":
         return {"todo": ["general"] if option == "a" else ["discard", "general", "general"]}
     if name in EMISSARIES and option == "b":
@@ -262,6 +270,22 @@ def general_options(st: dict, side: str, used_areas: list[str]) -> list[dict]:
     return out
 
 
+def bolster_options(st: dict, force: str, area: str) -> list[dict]:
+    """Ruling 20: up to 4 exhausted counters of the stack (at least one)."""
+    s = B.stack_of(st["areas"][area], force)
+    if s is None:
+        return []
+    cap = D.constants.max_counters_per_military_op
+    tired_gens = sorted(g for g, r in s["gens"].items() if not r)
+    out = []
+    for ng in range(min(cap, len(tired_gens)) + 1):
+        for gens in combinations(tired_gens, ng):
+            for n in range(min(cap - ng, s["tired"]) + 1):
+                if n + ng:
+                    out.append({"armies": n, "gens": list(gens)})
+    return out
+
+
 def mobilize_options(st: dict) -> list[dict]:
     """Ruling 25: two Qin-held areas, the fewest Qin counters first; ties: a choice."""
     held = sorted((B.size(st["areas"][a]["city"]), a) for a in D.areas
@@ -284,6 +308,9 @@ def owed_for(st: dict, op: dict, step: str) -> dict | None:
     if step == "general":
         options = general_options(st, side, op.get("used", []))
         return {"side": side, "kind": "general", "options": options} if options else None
+    if step == "bolster":
+        options = bolster_options(st, op["effect"]["force"], op["effect"]["area"])
+        return {"side": side, "kind": "bolster", "options": options} if options else None
     if step == "mobilize":
         options = mobilize_options(st)
         return {"side": side, "kind": "mobilize", "options": options} if options else None
@@ -325,6 +352,27 @@ def chosen(c: R.Ctx, kind: str, option: dict) -> None:
         c.emit({"type": "general_placed", "general": gen, "area": area, "by": side,
                 "areas": {area: content}, "pool": {gen: None}})  # fmt: skip
         used = [*op.get("used", []), area]
+    elif kind == "bolster":
+        force, area = op["effect"]["force"], op["effect"]["area"]
+        content = S.copy(st["areas"][area])
+        s = B.stack_of(content, force)
+        s["tired"] -= option["armies"]
+        s["ready"] += option["armies"]
+        for g in option["gens"]:
+            s["gens"][g] = True
+        c.emit(
+            {
+                "type": "bolstered",
+                "force": force,
+                "area": area,
+                "armies": option["armies"],
+                "generals": option["gens"],
+                "areas": {area: content},
+            }
+        )
+        must = {"force": force, "area": area, **option}
+        R.set_op(c, "operation_step", stage="next", owed=None, must=must)
+        return
     else:  # mobilize
         areas = {}
         for area in option["areas"]:

@@ -546,10 +546,15 @@ def directable(st: dict, side: str, force: str) -> bool:
 def operations(st: dict, side: str, limit: int | None = None) -> list[dict]:
     """Every ``operate`` command open to ``side`` (``limit``: stop after that many)."""
     out: list[dict] = []
+    must = (st["op"] or {}).get("must")
     for area in D.areas:
         content = st["areas"][area]
+        if must and area != must["area"]:
+            continue
         for stack in B.stacks(content):
             force = stack["force"]
+            if must and force != must["force"]:
+                continue
             if not directable(st, side, force) or not (
                 stack["ready"] or any(stack["gens"].values())
             ):
@@ -560,6 +565,8 @@ def operations(st: dict, side: str, limit: int | None = None) -> list[dict]:
                 for gens in combinations(ready_gens, ng):
                     for n in range(0, stack["ready"] + 1):
                         if not 1 <= n + ng <= D.constants.max_counters_per_military_op:
+                            continue
+                        if must and (n < must["armies"] or not set(must["gens"]) <= set(gens)):
                             continue
                         acts = list(gens) if len(gens) > 1 else [None]
                         for act in acts:
@@ -609,6 +616,14 @@ def do_operate(c: Ctx, seat: str, cmd: dict) -> None:
         raise RulesError("those generals are not ready counters of that stack")
     if not 1 <= n + len(gens) <= D.constants.max_counters_per_military_op:
         raise RulesError("a military operation uses 1 to 4 ready counters")
+    must = st["op"].get("must")
+    if must and (
+        area != must["area"]
+        or force != must["force"]
+        or n < must["armies"]
+        or not set(must["gens"]) <= set(gens)
+    ):
+        raise RulesError("Bolster Morale: the operation uses the counters it readied")
     act = cmd.get("activate")
     if act is None and len(gens) == 1:
         act = gens[0]
@@ -1454,7 +1469,7 @@ def do_choose(c: Ctx, seat: str, cmd: dict) -> None:
         cards.respond_in_char_window(c, seat, option)
     elif kind == "respond":
         do_respond(c, seat, option)
-    elif kind in ("reinforce", "general", "mobilize"):
+    elif kind in ("reinforce", "general", "mobilize", "bolster"):
         from games.warring_states import cards
 
         cards.chosen(c, kind, option)

@@ -42,6 +42,7 @@ _BASE: dict[str, dict[str, str]] = {
     "general_removed": {"general": "str", "area": "str", "by": "str"},
     "general_placed": {"general": "str", "area": "str", "by": "str"},
     "mobilized": {"areas_placed": "list"},
+    "bolstered": {"force": "str", "area": "str", "armies": "int", "generals": "list"},
     "passed": {"side": "str"},
     "phase_ended": {"next": "str"},
     "operation_started": {"side": "str"},

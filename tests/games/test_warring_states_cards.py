@@ -420,3 +420,47 @@ def test_standing_instructions_are_set_by_a_command_only_their_seat_sees():
     assert events[0]["visible_to"] == AL and RULES.view(st, LH)["standing"] is None
     with pytest.raises(RulesError):
         play(st, AL, {"type": "standing", "mode": "auto", "cards": ["L_LI_SI"]})
+
+
+def test_bolster_morale_readies_exhausted_counters_and_the_operation_uses_them():
+    st = never_respond(
+        position(
+            hands=hands(["L_BOLSTER_MORALE", "L_ZHANG_YI"], FILL_A),
+            areas={"GUANZHONG": (stack("QIN", 1, 3), []), "XIAOHAN": None},
+        )
+    )
+    with pytest.raises(RulesError):
+        up(st, LH, "L_BOLSTER_MORALE", force="QIN", area="HANZHONG")  # nobody exhausted there
+    st, _ = up(st, LH, "L_BOLSTER_MORALE", force="QIN", area="GUANZHONG")
+    assert [o["armies"] for o in st["op"]["owed"]["options"]] == [1, 2, 3]
+    st, _ = choose(st, LH, armies=2)
+    assert st["areas"]["GUANZHONG"]["city"] == stack("QIN", 3, 1)
+    assert {o["armies"] for o in RULES.legal(st, LH)} == {2, 3}  # the readied two at least
+    with pytest.raises(RulesError, match="Bolster Morale"):
+        play(
+            st,
+            LH,
+            {
+                "type": "operate",
+                "area": "GUANZHONG",
+                "force": "QIN",
+                "armies": 1,
+                "generals": [],
+                "activate": None,
+                "path": ["XIAOHAN"],
+            },
+        )
+    st, _ = play(
+        st,
+        LH,
+        {
+            "type": "operate",
+            "area": "GUANZHONG",
+            "force": "QIN",
+            "armies": 3,
+            "generals": [],
+            "activate": None,
+            "path": ["XIAOHAN"],
+        },
+    )
+    assert st["areas"]["XIAOHAN"]["city"] == stack("QIN", 0, 3)

@@ -33,6 +33,7 @@ _BASE: dict[str, dict[str, str]] = {
         "~auto": "bool",
         "~option": "str",
         "~force": "str",
+        "~area": "str",
         "~general": "str",
     },
     "operation_step": {},

@@ -8,7 +8,7 @@ The effect of a card is a list of steps (``op["todo"]``): automatic ones (``draw
 decisions (``operate``, ``reinforce``, ``general``, ``mobilize``, ``discard``,
 ``discard_drawn``, ``take``), carried out in order by ``rules.next_step``.
 
-Not yet implemented (README): Mounted Attack, Bolster Morale, Mi Yue b), Lord Xinling b).
+Not yet implemented (README): Mi Yue b), Lord Xinling b).
 Those cards can still be played face down.
 """
 
@@ -24,7 +24,7 @@ from games.warring_states import state as S
 from games.warring_states.data import kind_of
 
 D = B.D
-NOT_YET = {"MOUNTED_ATTACK"}
+NOT_YET: set[str] = set()
 DIPLOMATS = {"ZHANG_YI", "GONGSUN_YAN", "SU_QIN"}
 SEARCH = {"GUO_WEI": "YAN", "LORD_MENGCHANG": "QI"}
 EMISSARIES = {"EMISSARY_ZHAO": ("ZHAO",), "EMISSARY_QI": ("QI",), "EMISSARY_CHU": ("CHU",),
@@ -72,7 +72,7 @@ def variants(st: dict, side: str, card: str) -> list[dict]:
             out.append({})
     elif name == "MAO_SUI":
         out += [{"force": f} for f, p in sorted(track.items()) if p["received"]]
-    elif name in ("DOUBLE_OPERATION", "ELITE_CROSSBOWMEN"):
+    elif name in ("DOUBLE_OPERATION", "ELITE_CROSSBOWMEN", "MOUNTED_ATTACK"):
         op = op_for(st, side, card, {"option": "a"})
         if R.operations({**st, "op": op}, side, limit=1):
             out.append({"option": "a"} if name == "ELITE_CROSSBOWMEN" else {})
@@ -168,6 +168,8 @@ def grants(st: dict, side: str, card: str, params: dict) -> dict:
     option = params.get("option")
     if name == "DOUBLE_OPERATION":
         return {"todo": ["operate", "operate"]}
+    if name == "MOUNTED_ATTACK":  # Ruling 19
+        return {"todo": ["operate"], "mods": {"attacker_drm": 1, "mounted": True}}
     if name == "ELITE_CROSSBOWMEN":
         mods: dict[str, Any] = {"attacker_first": True}
         forces = None

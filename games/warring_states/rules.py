@@ -634,6 +634,7 @@ def do_operate(c: Ctx, seat: str, cmd: dict) -> None:
         raise RulesError('"path" lists the areas entered, in order ([] for a direct attack)')
     others = [f for f in B.forces_in(content) if f != force]
     mil = {
+        "mp": B.ma_of(gens, act) - (B.path_cost(area, path) or 0) if isinstance(path, list) else 0,
         "force": force,
         "origin": area,
         "path": path,
@@ -1323,7 +1324,7 @@ def after_fight(c: Ctx) -> None:
                     "op": {**op, "mil": {**mil, "movers": None}},
                 }
             )
-            return end_fight(c)
+            return cleared(c, n, gens)
         pick = B.tidy(new)
         if pick:
             opts = [{"force": f} for f in pick]
@@ -1380,6 +1381,7 @@ def after_choice(c: Ctx, option: dict) -> None:
 def stay(c: Ctx) -> None:
     op = c.st["op"]
     mil = op["mil"]
+    n, gens = attackers(mil)
     if mil["movers"]:
         new = S.copy(c.st["areas"][mil["area"]])
         B.put(new, mil["movers"])
@@ -1392,6 +1394,95 @@ def stay(c: Ctx) -> None:
                 "op": {**op, "mil": {**mil, "movers": None}, "owed": None},
             }
         )
+    cleared(c, n, gens)
+
+
+def cleared(c: Ctx, n: int, gens: list[str]) -> None:
+    """Ruling 19: after a fight that clears the area, a Mounted Attack may go on with its
+    remaining MP (its surviving participants, all exhausted)."""
+    st = c.st
+    op = st["op"]
+    mil = op["mil"]
+    area, force = mil["area"], mil["force"]
+    hostile = B.hostile_to(st, st["areas"][area], B.faction(st, force), force)
+    if not op["mods"].get("mounted") or mil["mp"] <= 0 or not n + len(gens) or hostile:
+        return end_fight(c)
+    content = st["areas"][area]
+    own = B.stack_of(content, force)
+    empties = content["city"] is own and B.size(own) == n + len(gens)
+    others = [f for f in B.forces_in(content) if f != force]
+    options: list[dict] = [{"do": "stop"}]
+    for path in B.paths(st, area, force, mil["mp"]):
+        for succ in others if empties and len(others) > 1 else [None]:
+            options.append({"do": "onward", "path": path, "successor": succ})
+    if len(options) == 1:
+        return end_fight(c)
+    part = {"n": n, "gens": list(gens)}
+    c.emit(
+        {
+            "type": "decision_owed",
+            "op": {
+                **op,
+                "mil": {**mil, "part": part},
+                "owed": {"side": op["side"], "kind": "onward", "options": options},
+            },
+        }
+    )
+
+
+def onward(c: Ctx, option: dict) -> None:
+    st = c.st
+    op = st["op"]
+    mil = op["mil"]
+    if option["do"] == "stop":
+        return end_fight(c)
+    area, force, part, path = mil["area"], mil["force"], mil["part"], option["path"]
+    new = S.copy(st["areas"][area])
+    s = B.stack_of(new, force)
+    leaving_city = new["city"] is s and B.size(s) == part["n"] + len(part["gens"])
+    B.remove_counters(s, 0, part["n"], part["gens"])
+    if leaving_city:
+        new["city"] = None
+        new["field"] = [x for x in new["field"] if B.size(x)]
+        if option["successor"]:
+            B.promote(new, option["successor"])
+    B.tidy(new)
+    movers = B.new_stack(force, 0, part["n"], {g: False for g in part["gens"]})
+    dest = path[-1]
+    fight = B.hostile_to(st, st["areas"][dest], B.faction(st, force), force)
+    mil2 = {
+        **mil,
+        "movers": movers,
+        "join": None,
+        "fights": 0,
+        "origin": area,
+        "path": path,
+        "area": dest,
+        "last": path[-2] if len(path) > 1 else area,
+        "target": None,
+        "mp": mil["mp"] - B.path_cost(area, path),
+        "part": None,
+    }
+    ev = {
+        "type": "moved",
+        "force": force,
+        "from": area,
+        "path": path,
+        "armies": part["n"],
+        "generals": list(part["gens"]),
+        "activate": mil["act"],
+        "fight": fight,
+    }
+    if fight:
+        ev.update(areas={area: new}, op={**op, "mil": mil2, "owed": None, "stage": "engage"})
+        c.emit(ev)
+        return
+    dcontent = S.copy(st["areas"][dest])
+    B.put(dcontent, movers)
+    ev.update(
+        areas={area: new, dest: dcontent}, op={**op, "mil": {**mil2, "movers": None}, "owed": None}
+    )
+    c.emit(ev)
     end_fight(c)
 
 
@@ -1469,6 +1560,8 @@ def do_choose(c: Ctx, seat: str, cmd: dict) -> None:
         cards.respond_in_char_window(c, seat, option)
     elif kind == "respond":
         do_respond(c, seat, option)
+    elif kind == "onward":
+        onward(c, option)
     elif kind in ("reinforce", "general", "mobilize", "bolster"):
         from games.warring_states import cards
 

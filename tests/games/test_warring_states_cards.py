@@ -464,3 +464,60 @@ def test_bolster_morale_readies_exhausted_counters_and_the_operation_uses_them()
         },
     )
     assert st["areas"]["XIAOHAN"]["city"] == stack("QIN", 0, 3)
+
+
+def test_mounted_attack_goes_on_after_a_cleared_fight_with_plus_one_each_time():
+    st = never_respond(
+        position(
+            hands=hands(["L_MOUNTED_ATTACK", "L_ZHANG_YI"], FILL_A),
+            areas={"GUANZHONG": (stack("QIN", 4), []), "XIAOHAN": (stack("SONG", 1), [])},
+        )
+    )
+    st, _ = up(st, LH, "L_MOUNTED_ATTACK")
+    cmd = {
+        "type": "operate",
+        "area": "GUANZHONG",
+        "force": "QIN",
+        "armies": 4,
+        "generals": [],
+        "activate": None,
+        "path": ["XIAOHAN"],
+    }
+    st, events = play(st, LH, cmd, Dice(5, 1))  # 5 + 1 = 6 at strength 4: 2 hits
+    assert (
+        next(e for e in events if e["type"] == "dice_rolled")["results"]["attacker"]["modified"]
+        == 6
+    )
+    assert B.controller(st, "XIAOHAN") == "QIN"
+    onward = {tuple(o.get("path", ())) for o in st["op"]["owed"]["options"]}
+    assert ("HAN",) in onward and () in onward  # 1 MP left: one normal border, or stop
+    st, events = choose(st, LH, (2, 1), do="onward", path=["HAN"])  # 2 + 1 = 3: 1 hit
+    assert (
+        next(e for e in events if e["type"] == "dice_rolled")["results"]["attacker"]["modified"]
+        == 3
+    )
+    # Han is not cleared: the card ends, the stack retreats to the area it came from
+    assert next(e for e in events if e["type"] == "retreated")["to"] == "XIAOHAN"
+    # Han (strength 3 + 1) rolled 1: one Qin lost; the 3 left take the empty Xiao Han again
+    assert st["areas"]["XIAOHAN"]["city"] == stack("QIN", 0, 3) and st["active"] == "alliance"
+
+
+def test_mounted_attack_stops_when_the_fight_does_not_clear_the_area():
+    st = never_respond(
+        position(
+            hands=hands(["L_MOUNTED_ATTACK", "L_ZHANG_YI"], FILL_A),
+            areas={"GUANZHONG": (stack("QIN", 4), [])},
+        )
+    )
+    st, _ = up(st, LH, "L_MOUNTED_ATTACK")
+    cmd = {
+        "type": "operate",
+        "area": "XIAOHAN",
+        "force": "QIN",
+        "armies": 3,
+        "generals": [],
+        "activate": None,
+        "path": ["HAN"],
+    }
+    st, events = play(st, LH, cmd, Dice(1, 1))
+    assert "retreated" in types(events) and st["op"] is None and st["active"] == "alliance"

@@ -937,7 +937,28 @@ def response_kinds(st: dict) -> list[str]:
         if kind.endswith("ELITE_CROSSBOWMEN") and mil["first"]["defender"]:
             continue  # it has fired first already: a second one adds nothing
         out.append(kind)
+    if passive == "alliance" and defending and xinling_possible(st, mil):
+        out.append("A_LORD_XINLING")
     return out
+
+
+def xinling_possible(st: dict, mil: dict) -> bool:
+    """Lord Xinling b) (Ruling 24): Wei is Alliance, Wei Wuji is off the board, the card is
+    not known to be spent, and he can reach the battle from some Wei stack (MA 2, normal
+    movement, stopping on non-friendly counters other than the battlefield)."""
+    if B.faction(st, "WEI") != "alliance" or st["pool"].get("WEI_WUJI") != "available":
+        return False
+    if publicly_spent(st, "alliance", "A_LORD_XINLING") or mil.get("extra"):
+        return False
+    battle = mil["area"]
+    for area in D.areas:
+        if not B.stack_of(st["areas"][area], "WEI"):
+            continue
+        if area == battle or any(
+            p[-1] == battle for p in B.paths(st, area, "WEI", D.constants.ma_default)
+        ):
+            return True
+    return False
 
 
 def open_window(c: Ctx) -> None:
@@ -1001,6 +1022,9 @@ def play_response(c: Ctx, side: str, card: str, auto: bool) -> None:
         content = S.copy(st["areas"][area])
         B.stack_of(content, mil["target"])["ready"] += 1
         ev.update(areas={area: content}, effect="reinforced", force=mil["target"])
+    elif kind == "A_LORD_XINLING":
+        mil["extra"] = ["WEI_WUJI"]
+        ev.update(effect="wei_wuji", pool={"WEI_WUJI": None}, force="WEI")
     elif kind.endswith("ELITE_CROSSBOWMEN"):
         first = dict(mil["first"])
         first["defender"] = True
@@ -1025,7 +1049,12 @@ def set_standing(c: Ctx, seat: str, cmd: dict) -> None:
         raise RulesError('standing instructions are "ask", "never" or "auto" (with "cards")')
     cards = cmd.get("cards") or []
     side = side_of(c.st, seat)
-    breaks = {**COMBAT_BREAKS, "L_LI_SI": "lianheng", "A_JING_KE": "alliance"}
+    breaks = {
+        **COMBAT_BREAKS,
+        "A_LORD_XINLING": "alliance",
+        "L_LI_SI": "lianheng",
+        "A_JING_KE": "alliance",
+    }
     known = [k for k, s in breaks.items() if side is None or s == side]
     if mode == "auto" and (not cards or any(k not in known for k in cards)):
         raise RulesError(f"auto plays some of your Break cards: {', '.join(known)}")
@@ -1042,8 +1071,8 @@ def defend(c: Ctx) -> None:
     mil = op["mil"]
     stack = B.stack_of(st["areas"][mil["area"]], mil["target"])
     cap = D.constants.max_participants_per_side
-    gens = sorted(stack["gens"])
-    total = B.size(stack)
+    gens = sorted(stack["gens"]) + list(mil.get("extra") or [])  # Wei Wuji (Ruling 24)
+    total = B.size(stack) + len(mil.get("extra") or [])
     picks = []
     if total <= cap:
         picks = [(stack["ready"], stack["tired"], tuple(gens))]
@@ -1259,6 +1288,8 @@ def take_losses(c: Ctx, option: dict) -> None:
         d["ready"] -= option["ready"]
         d["tired"] -= option["tired"]
         d["gens"] = [g for g in d["gens"] if g not in option["gens"]]
+        if mil.get("extra"):
+            mil["extra"] = [g for g in mil["extra"] if g not in option["gens"]]
         if d["act"] in option["gens"]:
             d["act"] = None
         mil["def"] = d
@@ -1277,6 +1308,13 @@ def take_losses(c: Ctx, option: dict) -> None:
             "op": {**op, "mil": mil, "owed": None, "stage": "losses"},
         }
     )
+    movers = mil.get("movers") or {}
+    if (
+        lost_force == "QIN"
+        and not B.on_map(c.st, "QIN")
+        and not (movers.get("force") == "QIN" and B.size(movers))
+    ):
+        check_eliminations(c)  # §11: Qin eliminated ends the game at once
 
 
 def retreat_area(st: dict, mil: dict) -> list[str]:
@@ -1517,6 +1555,17 @@ def end_fight(c: Ctx) -> None:
     st = c.st
     op = st["op"]
     mil = op["mil"]
+    if mil.get("extra"):  # Wei Wuji leaves the board after the battle (Ruling 24)
+        mil = {**mil, "extra": []}
+        c.emit(
+            {
+                "type": "general_left",
+                "general": "WEI_WUJI",
+                "pool": {"WEI_WUJI": "available"},
+                "op": {**op, "mil": mil},
+            }
+        )
+        op = c.st["op"]
     area = mil["area"]
     new = S.copy(st["areas"][area])
     pick = B.tidy(new)

@@ -42,6 +42,7 @@ _BASE: dict[str, dict[str, str]] = {
     "card_cancelled": {"card": "str", "side": "str", "by": "str", "removed": "bool"},
     "general_removed": {"general": "str", "area": "str", "by": "str"},
     "general_placed": {"general": "str", "area": "str", "by": "str"},
+    "general_left": {"general": "str"},
     "mobilized": {"areas_placed": "list"},
     "bolstered": {"force": "str", "area": "str", "armies": "int", "generals": "list"},
     "passed": {"side": "str"},

@@ -42,6 +42,7 @@ MESSAGES = {
     "event.general_placed": "{general} takes the field in {area}.",
     "event.mobilized": "Qin mobilizes in {areas}.",
     "event.bolstered": "{force} readies {n} counters in {area}.",
+    "event.general_left": "{general} leaves the board.",
     "command.pick": "pick {card}",
     "prompt.pick": "Pick a card.",
     "event.window_opened": "{side} may answer with a Break card.",
@@ -206,6 +207,7 @@ class Text:
             },
             "general_removed": {"general": _name(g("general")), "area": _name(g("area"))},
             "general_placed": {"general": _name(g("general")), "area": _name(g("area"))},
+            "general_left": {"general": _name(g("general"))},
             "bolstered": {
                 "force": _name(g("force")),
                 "area": _name(g("area")),

@@ -521,3 +521,40 @@ def test_mounted_attack_stops_when_the_fight_does_not_clear_the_area():
     }
     st, events = play(st, LH, cmd, Dice(1, 1))
     assert "retreated" in types(events) and st["op"] is None and st["active"] == "alliance"
+
+
+@pytest.mark.parametrize("wei", ["ANTI_QIN", "NEUTRAL_1"])
+def test_lord_xinling_b_wei_wuji_marches_to_the_battle_and_leaves_after_it(wei):
+    st = position(
+        hands=hands(["L_ZHANG_YI", *FILL_L], ["A_LORD_XINLING", *FILL_A]),
+        track={"WEI": wei},
+        areas={"SHANGDANG": (stack("QIN", 3), []), "HANDAN": (stack("ZHAO", 2), [])},
+    )
+    st, _ = play(
+        st, LH, {"type": "play", "card": "L_ZHANG_YI", "face": "down", "action": "military"}
+    )
+    st, events = play(
+        st,
+        LH,
+        {
+            "type": "operate",
+            "area": "SHANGDANG",
+            "force": "QIN",
+            "armies": 3,
+            "generals": [],
+            "activate": None,
+            "path": ["HANDAN"],
+        },
+    )
+    kinds = [o["card"] for o in st["op"]["owed"]["options"]]
+    assert ("A_LORD_XINLING" in kinds) is (wei == "ANTI_QIN")
+    if wei != "ANTI_QIN":
+        return
+    # Zhao 2 + Wei Wuji (Sword) in the city: strength 4, 5 + 1 = 6 with a general: 3 hits
+    st, _ = choose(st, AL, card="A_LORD_XINLING")
+    assert "A_LORD_XINLING" not in [o["card"] for o in st["op"]["owed"]["options"]]
+    st, events = choose(st, AL, (1, 5), card=None)  # the window stays open until a pass
+    rolled = next(e for e in events if e["type"] == "dice_rolled")
+    assert rolled["results"]["defender"] == {"die": 5, "modified": 6, "hits": 3}
+    assert st["areas"]["SHANGDANG"]["city"] is None  # the 3 Qin are lost
+    assert st["pool"]["WEI_WUJI"] == "available" and not B.general_at(st, "WEI_WUJI")

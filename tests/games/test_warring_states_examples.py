@@ -291,9 +291,11 @@ def test_10_emergency_mobilization_and_elite_crossbowmen_answer_wang_jian():
     assert R.pending(st) == {AL: "respond"}
     st, _ = choose(st, AL, card="A_EMERGENCY_MOBILIZATION")
     assert B.stack_of(st["areas"]["HANDAN"], "ZHAO")["ready"] == 2
-    # Elite Crossbowmen: then nothing else could be played (both cards are face up), so
-    # the window closes and the dice roll
-    st, events = choose(st, AL, (6, 6), card="A_ELITE_CROSSBOWMEN")
+    st, _ = choose(st, AL, card="A_ELITE_CROSSBOWMEN")
+    # both cards are face up now: only Lord Xinling could still answer (Wei is Anti-Qin and
+    # Wei Wuji could march from Da Liang); the Alliance lets it pass and the dice roll
+    assert [o["card"] for o in st["op"]["owed"]["options"]] == [None, "A_LORD_XINLING"]
+    st, events = choose(st, AL, (6, 6), card=None)
     rolled = next(e for e in events if e["type"] == "dice_rolled")
     assert rolled["results"] == {"defender": {"die": 6, "modified": 6, "hits": 3}}
     st, events = choose(st, LH, movers=3, gens=[])  # the 3 Qin armies

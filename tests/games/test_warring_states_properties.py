@@ -30,11 +30,11 @@ def counters(st: dict) -> int:
 
 def in_op(st: dict) -> int:
     mil = (st["op"] or {}).get("mil") or {}
-    return B.size(mil.get("movers"))
+    return B.size(mil.get("movers")) + len(mil.get("extra") or [])
 
 
 def lost(event: dict) -> int:
-    if event["type"] == "general_removed":
+    if event["type"] in ("general_removed", "general_left"):
         return 1
     if event["type"] != "losses_taken":
         return 0
@@ -47,7 +47,10 @@ def added(event: dict) -> int:
     return int(
         event["type"] == "general_placed"
         or event["type"] == "reinforced"
-        or (event["type"] == "response_resolved" and event.get("effect") == "reinforced")
+        or (
+            event["type"] == "response_resolved"
+            and event.get("effect") in ("reinforced", "wei_wuji")
+        )
     )
 
 

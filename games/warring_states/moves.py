@@ -12,26 +12,33 @@ from games.warring_states.data import kind_of
 D = B.D
 
 
-def action_commands(st: dict, side: str) -> list[dict]:
-    """Pass, or any card face down for one generic action that is legal now (Ruling 13)."""
-    out: list[dict] = [{"type": "pass"}]
-    hand = st["hands"][side]
+GENERIC = ("military", "reinforcement", "diplomacy", "weather")
+
+
+def action_commands(
+    st: dict, side: str, kinds: tuple = GENERIC, hand: list | None = None
+) -> list[dict]:
+    """Any card face down for one generic action of ``kinds`` that is legal now (Ruling 13)."""
+    out: list[dict] = []
+    hand = st["hands"][side] if hand is None else hand
     if not hand:
         return out
     actions: list[dict] = []
-    if R.operations(st, side, limit=1):
+    if "military" in kinds and R.operations(st, side, limit=1):
         actions.append({"action": "military"})
-    for force in D.forces:
-        for area in R.reinforce_places(st, force):
-            actions.append({"action": "reinforcement", "force": force, "area": area})
-    for force, pos in sorted(st["track"].items()):
-        if pos["received"]:
-            actions += [{"action": "diplomacy", "force": force, "dir": d} for d in (-1, 1)]
-    if not st["initiative"]["flipped"]:
+    if "reinforcement" in kinds:
+        for force in D.forces:
+            for area in R.reinforce_places(st, force):
+                actions.append({"action": "reinforcement", "force": force, "area": area})
+    if "diplomacy" in kinds:
+        for force, pos in sorted(st["track"].items()):
+            if pos["received"]:
+                actions += [{"action": "diplomacy", "force": force, "dir": d} for d in (-1, 1)]
+    if "weather" in kinds and not st["initiative"]["flipped"]:
         actions += [{"action": "weather", "move": m} for m in (True, False)]
     for card in dict.fromkeys(hand):
         out += [{"type": "play", "card": card, "face": "down", **a} for a in actions]
-    return out + cards.face_up_commands(st, side)
+    return out
 
 
 def legal(st: dict, seat: str) -> list[dict[str, Any]]:
@@ -42,7 +49,7 @@ def legal(st: dict, seat: str) -> list[dict[str, Any]]:
         return [{"type": "bid", "rp": r} for r in range(R.MAX_BID + 1)]
     side = R.side_of(st, seat)
     if due == "action":
-        return action_commands(st, side)
+        return [{"type": "pass"}, *action_commands(st, side), *cards.face_up_commands(st, side)]
     if due == "operate":
         return R.operations(st, side)
     if due == "pick":
@@ -66,9 +73,34 @@ def random_command(st: dict, seat: str, rng: Any) -> dict[str, Any] | None:
         return None
     if due == "bid":
         return {"type": "bid", "rp": rng.randrange(R.MAX_BID + 1)}
-    options = legal(st, seat)
-    if due == "action" and len(options) > 1:
-        kinds = sorted({o.get("action", "pass") for o in options})
-        kind = kinds[rng.randrange(len(kinds))]
-        options = [o for o in options if o.get("action", "pass") == kind]
+    options = _random_action(st, R.side_of(st, seat), rng) if due == "action" else legal(st, seat)
     return options[rng.randrange(len(options))] if options else None
+
+
+def _random_action(st: dict, side: str, rng: Any) -> list[dict]:
+    """The legal actions of one kind (pass, each generic action, face-up texts), the kind
+    drawn first among those open, so that a random game is neither all passes nor all
+    reinforcements; cheaper than listing every action."""
+    hand = st["hands"][side]
+    if not hand:
+        return [{"type": "pass"}]
+    kinds = ["pass", "reinforcement"]
+    if R.operations(st, side, limit=1):
+        kinds.append("military")
+    if any(p["received"] for p in st["track"].values()):
+        kinds.append("diplomacy")
+    if not st["initiative"]["flipped"]:
+        kinds.append("weather")
+    texts = cards.face_up_commands(st, side)
+    if texts:
+        kinds.append("text")
+    kind = kinds[rng.randrange(len(kinds))]
+    if kind == "pass":
+        return [{"type": "pass"}]
+    if kind == "text":
+        return texts
+    card = hand[rng.randrange(len(hand))]
+    out = []
+    for o in action_commands(st, side, kinds=(kind,), hand=[card]):
+        out.append(o)
+    return out

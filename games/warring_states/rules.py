@@ -60,7 +60,7 @@ class Ctx:
     """A decision in progress: the working state, the events so far, the rng."""
 
     def __init__(self, st: dict, rng: Any) -> None:
-        self.st = S.copy(st)
+        self.st = S.thaw(st)
         self.events: list[dict] = []
         self.rng = rng
 

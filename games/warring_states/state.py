@@ -51,18 +51,39 @@ def initial() -> State:
     }
 
 
-def copy(state: State) -> State:
-    return json.loads(json.dumps(state))
+def copy(value: Any) -> Any:
+    """A deep copy of plain data (what JSON round-trips)."""
+    return json.loads(json.dumps(value))
+
+
+def thaw(state: State) -> State:
+    """A copy ``apply_in_place`` may change: the top level and the containers it writes
+    into are new, everything below is shared (``apply_in_place`` never changes a value
+    below those: it replaces). Much cheaper than a deep copy, and just as safe."""
+    new = dict(state)
+    for key in (
+        "areas",
+        "track",
+        "pool",
+        "bids",
+        "standing",
+        "decks",
+        "hands",
+        "discards",
+        "removed",
+    ):
+        new[key] = dict(state[key])
+    return new
 
 
 def evolve(state: State, event: dict[str, Any]) -> State:
-    new = copy(state)
+    new = thaw(state)
     apply_in_place(new, event)
     return new
 
 
 def fold(events: Any, state: State | None = None) -> State:
-    st = initial() if state is None else copy(state)
+    st = initial() if state is None else thaw(state)
     for event in events:
         apply_in_place(st, event)
     return st
@@ -124,10 +145,10 @@ def apply_in_place(st: State, ev: dict[str, Any]) -> None:
         side, card = ev["side"], ev.get("card")
         if card is not None:
             st["hands"][side] = _take(st["hands"][side], [card])
-            st["discards"][side].append({"card": card, "up": ev["face"] == "up"})
+            st["discards"][side] = [*st["discards"][side], {"card": card, "up": ev["face"] == "up"}]
         else:  # a redacted copy: the seat cannot tell which card left the hand
             st["hands"][side] = st["hands"][side][1:]
-            st["discards"][side].append({"card": None, "up": False})
+            st["discards"][side] = [*st["discards"][side], {"card": None, "up": False}]
         st["passes"] = 0
     elif kind == "passed":
         st["passes"] += 1
@@ -136,25 +157,27 @@ def apply_in_place(st: State, ev: dict[str, Any]) -> None:
     elif kind == "initiative_set":
         st["initiative"] = {"side": ev["side"], "flipped": ev["flipped"]}
     elif kind == "force_eliminated":
-        st["eliminated"].append(ev["force"])
+        st["eliminated"] = [*st["eliminated"], ev["force"]]
     elif kind == "hand_discarded":
         side = ev["side"]
         cards = ev.get("cards")
         n = len(cards) if cards is not None else ev.get("count", 0)
         st["hands"][side] = []
-        st["discards"][side] += [{"card": c, "up": False} for c in (cards or [None] * n)]
+        st["discards"][side] = st["discards"][side] + [
+            {"card": c, "up": False} for c in (cards or [None] * n)
+        ]
     elif kind == "card_discarded":
         side, card = ev["side"], ev.get("card")
         st["hands"][side] = _take(st["hands"][side], [card]) if card else st["hands"][side][1:]
-        st["discards"][side].append({"card": card, "up": False})
+        st["discards"][side] = [*st["discards"][side], {"card": card, "up": False}]
     elif kind == "deck_searched":
         st["decks"][ev["side"]] = list(ev.get("deck", []))
     elif kind == "card_cancelled":
         if ev["removed"]:  # Jing Ke: the cancelled card and Jing Ke leave the game
             for side, card in ((ev["side"], ev["card"]), ("alliance", "A_JING_KE")):
                 st["discards"][side] = [d for d in st["discards"][side] if d["card"] != card]
-                st["removed"][side].append(card)
-    elif kind == "window_opened":
+                st["removed"][side] = [*st["removed"][side], card]
+    elif kind == "window_opened":  # (prompts: an int, replaced)
         st["prompts"] += 1
     elif kind == "standing_set":
         st["standing"][ev["seat"]] = ev.get("standing")

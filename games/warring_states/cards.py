@@ -74,7 +74,7 @@ def variants(st: dict, side: str, card: str) -> list[dict]:
         out += [{"force": f} for f, p in sorted(track.items()) if p["received"]]
     elif name in ("DOUBLE_OPERATION", "ELITE_CROSSBOWMEN", "MOUNTED_ATTACK"):
         op = op_for(st, side, card, {"option": "a"})
-        if R.operations({**st, "op": op}, side, limit=1):
+        if R.can_operate({**st, "op": op}, side):
             out.append({"option": "a"} if name == "ELITE_CROSSBOWMEN" else {})
     elif name == "EMERGENCY_MOBILIZATION":
         out.append({"option": "a"})  # the reinforcement is always possible (Qin is on the map)
@@ -303,7 +303,7 @@ def owed_for(st: dict, op: dict, step: str) -> dict | None:
     side = op["side"]
     if step == "operate":
         probe = {**st, "op": op}
-        return {"side": side, "kind": "operate"} if R.operations(probe, side, limit=1) else None
+        return {"side": side, "kind": "operate"} if R.can_operate(probe, side) else None
     if step == "reinforce":
         options = placements(st, op.get("rforces"), op.get("used", []))
         return {"side": side, "kind": "reinforce", "options": options} if options else None

@@ -24,7 +24,7 @@ def action_commands(
     if not hand:
         return out
     actions: list[dict] = []
-    if "military" in kinds and R.operations(st, side, limit=1):
+    if "military" in kinds and R.can_operate(st, side):
         actions.append({"action": "military"})
     if "reinforcement" in kinds:
         for force in D.forces:
@@ -85,7 +85,7 @@ def _random_action(st: dict, side: str, rng: Any) -> list[dict]:
     if not hand:
         return [{"type": "pass"}]
     kinds = ["pass", "reinforcement"]
-    if R.operations(st, side, limit=1):
+    if R.can_operate(st, side):
         kinds.append("military")
     if any(p["received"] for p in st["track"].values()):
         kinds.append("diplomacy")

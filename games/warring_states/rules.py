@@ -525,8 +525,41 @@ def reinforce(c: Ctx, side: str, cmd: dict) -> None:
     )
 
 
+# Every area has a neighbour and no border costs more than the default allowance (checked
+# here, from the data): then any ready counter a player may direct can at least move.
+ALWAYS_A_STEP = all(D.neighbours[a] for a in D.areas) and all(
+    b.cost(b.a, b.b, D.constants) <= D.constants.ma_default
+    and b.cost(b.b, b.a, D.constants) <= D.constants.ma_default
+    for b in D.borders.values()
+)
+
+
+def can_operate(st: dict, side: str) -> bool:
+    """Whether some ``operate`` command is open to ``side`` (a cheap test of
+    ``operations(st, side, limit=1)``)."""
+    if not ALWAYS_A_STEP:
+        return bool(operations(st, side, limit=1))
+    must = (st["op"] or {}).get("must")
+    for area in D.areas:
+        for stack in B.stacks(st["areas"][area]):
+            if not directable(st, side, stack["force"]):
+                continue
+            ready = stack["ready"] + sum(stack["gens"].values())
+            if not must and ready:
+                return True
+            if (
+                must
+                and must["area"] == area
+                and must["force"] == stack["force"]
+                and stack["ready"] >= must["armies"]
+                and all(stack["gens"].get(g) for g in must["gens"])
+            ):
+                return True
+    return False
+
+
 def check_military_possible(st: dict, side: str, cmd: dict) -> None:
-    if not any(operations(st, side, limit=1)):
+    if not can_operate(st, side):
         raise RulesError("no force you may direct has a ready counter that can move or attack")
 
 

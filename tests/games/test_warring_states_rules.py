@@ -317,3 +317,19 @@ def test_sudden_death_when_qin_is_eliminated():
     )
     assert RULES.outcome(st)["reason"] == "qin_eliminated"
     assert RULES.outcome(st)["winner"] == AL
+
+
+def test_the_cheap_operation_test_agrees_with_the_enumeration():
+    rng = random.Random(3)
+    st = RULES.fold(RULES.setup({}, rng))
+    assert R.ALWAYS_A_STEP
+    seen = set()
+    while RULES.pending(st):
+        seat = sorted(RULES.pending(st))[0]
+        for s in B.SIDES:
+            if st["op"] is None or st["op"]["side"] == s:
+                full = bool(R.operations(st, s))
+                assert R.can_operate(st, s) == full
+                seen.add(full)
+        st = RULES.fold(RULES.decide(st, seat, RULES.random_command(st, seat, rng), rng), st)
+    assert True in seen

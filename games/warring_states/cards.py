@@ -144,10 +144,8 @@ def play(c: R.Ctx, side: str, cmd: dict) -> None:
     st = c.st
     params = check(st, side, cmd)
     card = cmd["card"]
-    seat = R.seat_of(st, side)
     c.emit({"type": "card_played", "side": side, "card": card, "face": "up", "action": "text",
             **params})  # fmt: skip
-    del seat
     op = op_for(st, side, card, params)
     if D.cards[kind_of(card)].character and canceller_possible(st, side):
         op["stage"] = "char_window"
@@ -242,10 +240,19 @@ def effect(c: R.Ctx, side: str, card: str, params: dict) -> None:
         for s in B.stacks(content):
             s["gens"].pop(gen, None)
         pick = B.tidy(content)
-        if pick:  # the emptied city goes to a force of the player's choice: the first
-            B.promote(content, sorted(pick)[0])  # TODO(Ruling 36 choice) - rare; see README
-        c.emit({"type": "general_removed", "general": gen, "area": area, "by": side,
-                "areas": {area: content}, "pool": {gen: R.lose_general(st, gen)}})  # fmt: skip
+        c.emit(
+            {
+                "type": "general_removed",
+                "general": gen,
+                "area": area,
+                "by": side,
+                "areas": {area: content},
+                "pool": {gen: R.lose_general(st, gen)},
+            }
+        )
+        if pick:  # the city emptied: the player picks who moves in (§8 control)
+            options = [{"area": area, "force": f} for f in pick]
+            R.set_op(c, "decision_owed", owed={"side": side, "kind": "city", "options": options})
         R.check_eliminations(c)
 
 
@@ -375,6 +382,18 @@ def chosen(c: R.Ctx, kind: str, option: dict) -> None:
         must = {"force": force, "area": area, **option}
         R.set_op(c, "operation_step", stage="next", owed=None, must=must)
         return
+    elif kind == "city":
+        content = S.copy(st["areas"][option["area"]])
+        B.promote(content, option["force"])
+        c.emit(
+            {
+                "type": "city_entered",
+                "area": option["area"],
+                "force": option["force"],
+                "areas": {option["area"]: content},
+            }
+        )
+        used = op.get("used", [])
     else:  # mobilize
         areas = {}
         for area in option["areas"]:

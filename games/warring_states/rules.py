@@ -579,6 +579,7 @@ def directable(st: dict, side: str, force: str) -> bool:
 def operations(st: dict, side: str, limit: int | None = None) -> list[dict]:
     """Every ``operate`` command open to ``side`` (``limit``: stop after that many)."""
     out: list[dict] = []
+    routes: dict[tuple, list] = {}  # the paths of one stack, per allowance
     must = (st["op"] or {}).get("must")
     for area in D.areas:
         content = st["areas"][area]
@@ -619,7 +620,9 @@ def operations(st: dict, side: str, limit: int | None = None) -> list[dict]:
                             }
                             if others:
                                 out.append({**base, "path": []})
-                            for path in B.paths(st, area, force, ma):
+                            if (area, force, ma) not in routes:
+                                routes[area, force, ma] = B.paths(st, area, force, ma)
+                            for path in routes[area, force, ma]:
                                 for s in succ:
                                     cmd = {**base, "path": path}
                                     if s is not None:
@@ -1644,7 +1647,7 @@ def do_choose(c: Ctx, seat: str, cmd: dict) -> None:
         do_respond(c, seat, option)
     elif kind == "onward":
         onward(c, option)
-    elif kind in ("reinforce", "general", "mobilize", "bolster"):
+    elif kind in ("reinforce", "general", "mobilize", "bolster", "city"):
         from games.warring_states import cards
 
         cards.chosen(c, kind, option)

@@ -558,3 +558,16 @@ def test_lord_xinling_b_wei_wuji_marches_to_the_battle_and_leaves_after_it(wei):
     assert rolled["results"]["defender"] == {"die": 5, "modified": 6, "hits": 3}
     assert st["areas"]["SHANGDANG"]["city"] is None  # the 3 Qin are lost
     assert st["pool"]["WEI_WUJI"] == "available" and not B.general_at(st, "WEI_WUJI")
+
+
+def test_fan_ju_emptying_a_city_lets_the_player_pick_who_moves_in():
+    st = never_respond(position(hands=hands(["L_FAN_JU", *FILL_L[1:]], FILL_A)))
+    st["areas"]["DAI"] = {
+        "city": stack("ZHAO", gens=("LI_MU",)),
+        "field": [stack("YAN", 1), stack("QI", 1)],
+    }
+    st["pool"].pop("LI_MU")
+    st, _ = up(st, LH, "L_FAN_JU", general="LI_MU")
+    assert sorted(o["force"] for o in st["op"]["owed"]["options"]) == ["QI", "YAN"]
+    st, _ = choose(st, LH, force="YAN")
+    assert B.controller(st, "DAI") == "YAN" and st["active"] == "alliance"

@@ -8,8 +8,7 @@ The effect of a card is a list of steps (``op["todo"]``): automatic ones (``draw
 decisions (``operate``, ``reinforce``, ``general``, ``mobilize``, ``discard``,
 ``discard_drawn``, ``take``), carried out in order by ``rules.next_step``.
 
-Not yet implemented (README): Mi Yue b), Lord Xinling b).
-Those cards can still be played face down.
+Every card of both decks is implemented.
 """
 
 from __future__ import annotations
@@ -109,7 +108,9 @@ def variants(st: dict, side: str, card: str) -> list[dict]:
         out.append({})
     elif name == "MI_YUE":
         if alive(st, "YIQU") and track["YIQU"]["received"]:
-            out.append({"option": "a"})  # b) combined Qin-Yiqu operation: not yet (README)
+            out.append({"option": "a"})
+        if B.faction(st, "YIQU") == "lianheng":
+            out.append({"option": "b"})  # Ruling 27
     elif name == "LU_BUWEI":
         if hand_not_larger(st, side) and len(st["hands"][side]) >= 2:
             out.append({})
@@ -195,6 +196,13 @@ def grants(st: dict, side: str, card: str, params: dict) -> dict:
         return {"todo": ["reinforce", "operate"], "forces": [force], "rforces": [force]}
     if name == "MAO_SUI":
         return {"todo": ["operate"]}
+    if name == "MI_YUE" and option == "b":  # Ruling 27: Qin and Yiqu as one attacking side
+        return {
+            "todo": ["reinforce", "operate"],
+            "rforces": ["QIN", "YIQU"],
+            "forces": ["QIN", "YIQU"],
+            "mods": {"combined": True},
+        }
     if name == "NATIONAL_MOBILIZATION":
         return {"todo": ["mobilize"]}
     if name == "LU_BUWEI":
@@ -228,7 +236,7 @@ def effect(c: R.Ctx, side: str, card: str, params: dict) -> None:
         moves["WEI"] = (B.shifted(st["track"]["WEI"]["box"], 2 * fav, layout), False)
     elif name in EMISSARIES and option == "a":
         moves[force] = (B.shifted(st["track"][force]["box"], 2 * fav, layout), False)
-    elif name == "MI_YUE":
+    elif name == "MI_YUE" and option == "a":
         moves["YIQU"] = ("SERVE_QIN", False)
     for f, (box, received) in moves.items():
         c.emit({"type": "diplomacy_moved", "force": f, "from": st["track"][f]["box"], "to": box,

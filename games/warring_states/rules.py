@@ -381,6 +381,8 @@ def check_eliminations(c: Ctx) -> bool:
     mil = op.get("mil") or {}
     if mil.get("movers") and B.size(mil["movers"]):
         held.add(mil["movers"]["force"])
+    if (mil.get("ally") or {}).get("moved"):
+        held.add(mil["ally"]["force"])
     for force in D.forces:
         if force in st["eliminated"] or force in held:
             continue
@@ -576,6 +578,22 @@ def directable(st: dict, side: str, force: str) -> bool:
     return B.directable_face_down(st, side, force)
 
 
+def ally_of(st: dict, force: str) -> str | None:
+    """Mi Yue b) (Ruling 27): Yiqu counters may join a Qin operation as one attacking side."""
+    mods = (st["op"] or {}).get("mods") or {}
+    return "YIQU" if mods.get("combined") and force == "QIN" else None
+
+
+def vacated(content: dict, leaving: dict[str, int]) -> list[str] | None:
+    """After ``leaving`` (force -> counters moving out) the forces among which the mover
+    picks who takes the emptied city (§8 control); [] when nobody needs to be picked."""
+    city = content["city"]
+    if city is None or B.size(city) > leaving.get(city["force"], 0):
+        return []
+    rest = [x["force"] for x in content["field"] if B.size(x) > leaving.get(x["force"], 0)]
+    return rest if len(rest) > 1 else []
+
+
 def operations(st: dict, side: str, limit: int | None = None) -> list[dict]:
     """Every ``operate`` command open to ``side`` (``limit``: stop after that many)."""
     out: list[dict] = []
@@ -595,6 +613,9 @@ def operations(st: dict, side: str, limit: int | None = None) -> list[dict]:
                 continue
             ready_gens = sorted(g for g, r in stack["gens"].items() if r)
             others = [f for f in B.forces_in(content) if f != force]
+            ally = ally_of(st, force)
+            ally_stack = B.stack_of(content, ally) if ally else None
+            ally_ready = ally_stack["ready"] if ally_stack else 0
             for ng in range(len(ready_gens) + 1):
                 for gens in combinations(ready_gens, ng):
                     for n in range(0, stack["ready"] + 1):
@@ -603,13 +624,14 @@ def operations(st: dict, side: str, limit: int | None = None) -> list[dict]:
                         if must and (n < must["armies"] or not set(must["gens"]) <= set(gens)):
                             continue
                         acts = list(gens) if len(gens) > 1 else [None]
-                        for act in acts:
+                        room = D.constants.max_counters_per_military_op - n - ng
+                        for act, k in (
+                            (a, k) for a in acts for k in range(min(room, ally_ready) + 1)
+                        ):
                             active = act if act else (gens[0] if gens else None)
                             ma = B.ma_of(list(gens), active)
-                            leaving_city = content["city"] is stack and n + ng == B.size(stack)
-                            succ = (
-                                [f for f in others] if leaving_city and len(others) > 1 else [None]
-                            )
+                            succ = vacated(content, {force: n + ng, **({ally: k} if k else {})})
+                            succ = succ or [None]
                             base = {
                                 "type": "operate",
                                 "area": area,
@@ -618,7 +640,10 @@ def operations(st: dict, side: str, limit: int | None = None) -> list[dict]:
                                 "generals": list(gens),
                                 "activate": act,
                             }
-                            if others:
+                            if k:
+                                base["ally"] = k
+                            targets = [f for f in others if not (k and f == ally)]
+                            if targets:
                                 out.append({**base, "path": []})
                             if (area, force, ma) not in routes:
                                 routes[area, force, ma] = B.paths(st, area, force, ma)
@@ -668,7 +693,15 @@ def do_operate(c: Ctx, seat: str, cmd: dict) -> None:
     path = cmd.get("path")
     if not isinstance(path, list):
         raise RulesError('"path" lists the areas entered, in order ([] for a direct attack)')
-    others = [f for f in B.forces_in(content) if f != force]
+    k = cmd.get("ally", 0)
+    ally = ally_of(st, force) if k else None
+    if k:
+        ally_stack = B.stack_of(content, ally) if ally else None
+        if ally_stack is None or not isinstance(k, int) or not 0 < k <= ally_stack["ready"]:
+            raise RulesError("Mi Yue: only ready Yiqu armies of the same area may join Qin")
+        if n + len(gens) + k > D.constants.max_counters_per_military_op:
+            raise RulesError("a military operation uses 1 to 4 ready counters")
+    others = [f for f in B.forces_in(content) if f != force and f != ally]
     mil = {
         "mp": B.ma_of(gens, act) - (B.path_cost(area, path) or 0) if isinstance(path, list) else 0,
         "force": force,
@@ -680,6 +713,7 @@ def do_operate(c: Ctx, seat: str, cmd: dict) -> None:
         "join": None,
         "area": area,
         "last": None,
+        "ally": {"force": ally, "moved": 0, "stay": 0} if ally else None,
     }
     if not path:
         if not others:
@@ -691,6 +725,11 @@ def do_operate(c: Ctx, seat: str, cmd: dict) -> None:
         for g in gens:
             s["gens"][g] = False
         mil["join"] = {"n": n, "gens": list(gens)}
+        if ally:
+            a = B.stack_of(new, ally)
+            a["ready"] -= k
+            a["tired"] += k
+            mil["ally"]["stay"] = k
         op = {**st["op"], "mil": mil, "owed": None, "stage": "engage"}
         c.emit(
             {
@@ -711,23 +750,19 @@ def do_operate(c: Ctx, seat: str, cmd: dict) -> None:
             "allowance, and that a move stops where enemy or Neutral counters are"
         )
     new = S.copy(content)
-    s = B.stack_of(new, force)
-    leaving_city = (
-        new["city"] is not None and new["city"]["force"] == force and (n + len(gens) == B.size(s))
-    )
-    B.remove_counters(s, n, 0, gens)
+    pick = vacated(content, {force: n + len(gens), **({ally: k} if ally else {})})
+    B.remove_counters(B.stack_of(new, force), n, 0, gens)
+    if ally:
+        B.remove_counters(B.stack_of(new, ally), k, 0, [])
+        mil["ally"]["moved"] = k
     succ = cmd.get("successor")
-    if leaving_city:
+    if pick:
+        if succ not in pick:
+            raise RulesError("the city empties: name the force that moves into it (successor)")
         new["city"] = None
         new["field"] = [x for x in new["field"] if B.size(x)]
-        if len(new["field"]) > 1:
-            if succ not in [x["force"] for x in new["field"]]:
-                raise RulesError("the city empties: name the force that moves into it (successor)")
-            B.promote(new, succ)
-        else:
-            B.tidy(new)
-    else:
-        B.tidy(new)
+        B.promote(new, succ)
+    B.tidy(new)
     movers = B.new_stack(force, 0, n, {g: False for g in gens})  # exhausted at the end of the move
     dest = path[-1]
     fac = B.faction(st, force)
@@ -744,12 +779,18 @@ def do_operate(c: Ctx, seat: str, cmd: dict) -> None:
         "fight": fight,
     }
     if fight:
+        if ally:
+            ev["ally"] = k
         ev.update(areas={area: new}, op={**st["op"], "mil": mil, "owed": None, "stage": "engage"})
         c.emit(ev)
         return
     dcontent = S.copy(st["areas"][dest])
     B.put(dcontent, movers)
+    if ally:
+        B.put(dcontent, B.new_stack(ally, 0, k))
     ev.update(areas={area: new, dest: dcontent})
+    if ally:
+        ev["ally"] = k
     c.emit(ev)
     finish_military(c)
 
@@ -801,13 +842,16 @@ def set_op(c: Ctx, kind: str, **changes: Any) -> None:
     c.emit({"type": kind, "op": op})
 
 
-def target_options(st: dict, area: str, force: str) -> list[str]:
-    """Ruling 34."""
+def target_options(st: dict, area: str, force: str, ally: str | None = None) -> list[str]:
+    """Ruling 34 (``ally``: the Yiqu of Mi Yue b), on the attacking side)."""
     content = st["areas"][area]
     fac = B.faction(st, force)
-    fields = [s["force"] for s in content["field"] if s["force"] != force]
+    mine = (force, ally)
+    fields = [s["force"] for s in content["field"] if s["force"] not in mine]
     city = (
-        content["city"]["force"] if content["city"] and content["city"]["force"] != force else None
+        content["city"]["force"]
+        if content["city"] and content["city"]["force"] not in mine
+        else None
     )
     hostile_field = any(B.faction(st, f) != fac for f in fields)
     out = list(fields)
@@ -850,7 +894,7 @@ def engage(c: Ctx) -> None:
     op = st["op"]
     mil = op["mil"]
     force, area = mil["force"], mil["area"]
-    targets = target_options(st, area, force)
+    targets = target_options(st, area, force, (mil.get("ally") or {}).get("force"))
     joins: list[dict] = [{"n": 0, "gens": []}]
     if mil["movers"] is not None and mil["fights"] == 0:
         here = B.stack_of(st["areas"][area], force)
@@ -1148,9 +1192,12 @@ def choose_defence(c: Ctx, option: dict) -> None:
 
 
 def attackers(mil: dict) -> tuple[int, list[str]]:
+    """(armies, generals) of the attacking side; Yiqu armies of Mi Yue b) count as armies."""
     m = mil["movers"] or {"tired": 0, "gens": {}}
     j = mil["join"] or {"n": 0, "gens": []}
-    return m["tired"] + j["n"], sorted(list(m["gens"]) + list(j["gens"]))
+    a = mil.get("ally") or {"moved": 0, "stay": 0}
+    armies = m["tired"] + j["n"] + a["moved"] + a["stay"]
+    return armies, sorted(list(m["gens"]) + list(j["gens"]))
 
 
 def strength(n_counters: int, city: bool) -> int:
@@ -1225,16 +1272,22 @@ def loss_options(mil: dict, victim: str, hits: int) -> list[dict]:
     if victim == "attacker":
         m = mil["movers"] or {"tired": 0, "gens": {}}
         j = mil["join"] or {"n": 0, "gens": []}
+        a = mil.get("ally") or {"moved": 0, "stay": 0}
         gens = sorted(list(m["gens"]) + list(j["gens"]))
-        total = m["tired"] + j["n"] + len(gens)
+        total = m["tired"] + j["n"] + len(gens) + a["moved"] + a["stay"]
         k = min(hits, total)
         out = []
         for ng in range(min(k, len(gens)) + 1):
             for gs in combinations(gens, ng):
-                for mm in range(min(k - ng, m["tired"]) + 1):
-                    jj = k - ng - mm
-                    if 0 <= jj <= j["n"]:
-                        out.append({"movers": mm, "join": jj, "gens": list(gs)})
+                for am in range(min(k - ng, a["moved"]) + 1):
+                    for ast in range(min(k - ng - am, a["stay"]) + 1):
+                        for mm in range(min(k - ng - am - ast, m["tired"]) + 1):
+                            jj = k - ng - am - ast - mm
+                            if 0 <= jj <= j["n"]:
+                                option = {"movers": mm, "join": jj, "gens": list(gs)}
+                                if mil.get("ally"):
+                                    option.update(ally_moved=am, ally_stay=ast)
+                                out.append(option)
         return out
     d = mil["def"]
     total = d["ready"] + d["tired"] + len(d["gens"])
@@ -1316,6 +1369,13 @@ def take_losses(c: Ctx, option: dict) -> None:
         mil["movers"], mil["join"] = movers, join
         if mil["act"] in option["gens"]:
             mil["act"] = None
+        if mil.get("ally"):  # Mi Yue b): Yiqu armies among the attackers
+            ally = dict(mil["ally"])
+            ally["moved"] -= option.get("ally_moved", 0)
+            ally["stay"] -= option.get("ally_stay", 0)
+            if option.get("ally_stay"):
+                B.stack_of(content, ally["force"])["tired"] -= option["ally_stay"]
+            mil["ally"] = ally
         lost_force = force
     else:
         stack = B.stack_of(content, mil["target"])
@@ -1382,20 +1442,30 @@ def after_fight(c: Ctx) -> None:
     if mil["tloc"] == "city" and tgt is None:
         new = S.copy(content)
         if left:
-            # city taken: every counter of the attacking force in the area goes in
-            own = B.stack_of(new, force)
+            # city taken: every counter of the attacking force in the area goes in; with
+            # Mi Yue b) Qin holds it, the Yiqu stand in the field (Ruling 27)
+            ally = mil.get("ally") or {"force": None, "moved": 0, "stay": 0}
+            main_left = (
+                (movers and B.size(movers))
+                or (mil["join"] or {}).get("n")
+                or ((mil["join"] or {}).get("gens"))
+            )
+            taker = force if main_left or not ally["force"] else ally["force"]
+            own = B.stack_of(new, taker)
             if own is not None:
-                new["field"] = [s for s in new["field"] if s["force"] != force]
-            new["city"] = own or B.new_stack(force)
+                new["field"] = [s for s in new["field"] if s["force"] != taker]
+            new["city"] = own or B.new_stack(taker)
             if movers:
                 B.put(new, movers)
+            if ally["moved"]:
+                B.put(new, B.new_stack(ally["force"], 0, ally["moved"]))
             c.emit(
                 {
                     "type": "city_taken",
                     "area": area,
-                    "force": force,
+                    "force": taker,
                     "areas": {area: new},
-                    "op": {**op, "mil": {**mil, "movers": None}},
+                    "op": {**op, "mil": {**mil, "movers": None, "ally": unmoved(mil)}},
                 }
             )
             return cleared(c, n, gens)
@@ -1419,12 +1489,16 @@ def after_fight(c: Ctx) -> None:
         return end_fight(c)
     if tgt is not None:  # both sides still stand: the movers go back
         return retreat(c)
-    others = [f for f in B.forces_in(content) if f != force]
+    ally_force = (mil.get("ally") or {}).get("force")
+    others = [f for f in B.forces_in(content) if f not in (force, ally_force)]
     if not others:
         return stay(c)
     fac = B.faction(st, force)
     hostile = [f for f in others if B.faction(st, f) != fac]
-    options = [{"do": "again", "target": t} for t in target_options(st, area, force)]
+    options = [
+        {"do": "again", "target": t}
+        for t in target_options(st, area, force, (mil.get("ally") or {}).get("force"))
+    ]
     if movers:
         options.append({"do": "retreat"})
     if not hostile or not movers:
@@ -1452,20 +1526,30 @@ def after_choice(c: Ctx, option: dict) -> None:
     return stay(c)
 
 
+def unmoved(mil: dict) -> dict | None:
+    """The Mi Yue b) part once its movers are placed."""
+    return {**mil["ally"], "moved": 0} if mil.get("ally") else None
+
+
 def stay(c: Ctx) -> None:
     op = c.st["op"]
     mil = op["mil"]
     n, gens = attackers(mil)
+    ally = mil.get("ally") or {"moved": 0}
+    if ally["moved"] and not mil["movers"]:
+        mil = {**mil, "movers": B.new_stack(mil["force"])}
     if mil["movers"]:
         new = S.copy(c.st["areas"][mil["area"]])
         B.put(new, mil["movers"])
+        if ally["moved"]:
+            B.put(new, B.new_stack(ally["force"], 0, ally["moved"]))
         c.emit(
             {
                 "type": "stayed",
                 "area": mil["area"],
                 "force": mil["force"],
                 "areas": {mil["area"]: new},
-                "op": {**op, "mil": {**mil, "movers": None}, "owed": None},
+                "op": {**op, "mil": {**mil, "movers": None, "ally": unmoved(mil)}, "owed": None},
             }
         )
     cleared(c, n, gens)
@@ -1564,7 +1648,8 @@ def retreat(c: Ctx, to: str | None = None) -> None:
     st = c.st
     op = st["op"]
     mil = op["mil"]
-    if not mil["movers"] or not B.size(mil["movers"]):
+    ally = mil.get("ally") or {"moved": 0}
+    if (not mil["movers"] or not B.size(mil["movers"])) and not ally["moved"]:
         return end_fight(c)
     choices = retreat_area(st, mil)
     if to is None and len(choices) > 1:
@@ -1573,7 +1658,10 @@ def retreat(c: Ctx, to: str | None = None) -> None:
         return
     dest = to or choices[0]
     new = S.copy(st["areas"][dest])
-    B.put(new, mil["movers"])
+    if mil["movers"]:
+        B.put(new, mil["movers"])
+    if ally["moved"]:  # Mi Yue b): each to the last area (Ruling 27)
+        B.put(new, B.new_stack(ally["force"], 0, ally["moved"]))
     c.emit(
         {
             "type": "retreated",
@@ -1581,7 +1669,7 @@ def retreat(c: Ctx, to: str | None = None) -> None:
             "from": mil["area"],
             "to": dest,
             "areas": {dest: new},
-            "op": {**op, "mil": {**mil, "movers": None}, "owed": None},
+            "op": {**op, "mil": {**mil, "movers": None, "ally": unmoved(mil)}, "owed": None},
         }
     )
     end_fight(c)

@@ -571,3 +571,69 @@ def test_fan_ju_emptying_a_city_lets_the_player_pick_who_moves_in():
     assert sorted(o["force"] for o in st["op"]["owed"]["options"]) == ["QI", "YAN"]
     st, _ = choose(st, LH, force="YAN")
     assert B.controller(st, "DAI") == "YAN" and st["active"] == "alliance"
+
+
+def _mi_yue_b(wei_armies):
+    st = never_respond(
+        position(
+            "QIN_DOMINATES",
+            hands=hands(["L_MI_YUE", *FILL_L], FILL_A),
+            track={"WEI": "ANTI_QIN"},
+            areas={
+                "SHANGJUN": (stack("QIN", 2), [stack("YIQU", 2)]),
+                "HEDONG": (stack("WEI", wei_armies), []),
+            },
+        )
+    )
+    st, _ = up(st, LH, "L_MI_YUE", option="b")
+    assert {o["force"] for o in st["op"]["owed"]["options"]} == {"QIN", "YIQU"}
+    st, _ = choose(st, LH, force="QIN", area="LONGXI")
+    assert {
+        "type": "operate",
+        "area": "SHANGJUN",
+        "force": "QIN",
+        "armies": 2,
+        "generals": [],
+        "activate": None,
+        "ally": 2,
+        "path": ["HEDONG"],
+    } in RULES.legal(st, LH)
+    return st
+
+
+def test_mi_yue_b_qin_and_yiqu_attack_as_one_side_and_qin_holds_the_city():
+    st = _mi_yue_b(2)
+    cmd = {
+        "type": "operate",
+        "area": "SHANGJUN",
+        "force": "QIN",
+        "armies": 2,
+        "generals": [],
+        "activate": None,
+        "ally": 2,
+        "path": ["HEDONG"],
+    }
+    st, events = play(st, LH, cmd, Dice(6, 1))  # strength 4, roll 6: 2 hits; Wei: none
+    assert next(e for e in events if e["type"] == "dice_rolled")["results"]["attacker"]["hits"] == 2
+    assert st["areas"]["HEDONG"] == {"city": stack("QIN", 0, 2), "field": [stack("YIQU", 0, 2)]}
+    assert st["areas"]["SHANGJUN"] == {"city": None, "field": []}
+
+
+def test_mi_yue_b_a_retreat_takes_each_back_and_losses_may_be_yiqu():
+    st = _mi_yue_b(4)
+    cmd = {
+        "type": "operate",
+        "area": "SHANGJUN",
+        "force": "QIN",
+        "armies": 2,
+        "generals": [],
+        "activate": None,
+        "ally": 2,
+        "path": ["HEDONG"],
+    }
+    st, _ = play(st, LH, cmd, Dice(1, 1))  # 1 hit each way
+    options = st["op"]["owed"]["options"]
+    assert {(o["movers"], o["ally_moved"]) for o in options} == {(1, 0), (0, 1)}
+    st, events = choose(st, LH, movers=0, ally_moved=1)  # a Yiqu is lost
+    assert next(e for e in events if e["type"] == "retreated")["to"] == "SHANGJUN"
+    assert st["areas"]["SHANGJUN"] == {"city": stack("QIN", 0, 2), "field": [stack("YIQU", 0, 1)]}

@@ -30,7 +30,8 @@ def counters(st: dict) -> int:
 
 def in_op(st: dict) -> int:
     mil = (st["op"] or {}).get("mil") or {}
-    return B.size(mil.get("movers")) + len(mil.get("extra") or [])
+    ally = mil.get("ally") or {}
+    return B.size(mil.get("movers")) + len(mil.get("extra") or []) + ally.get("moved", 0)
 
 
 def lost(event: dict) -> int:

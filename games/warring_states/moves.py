@@ -73,6 +73,8 @@ def random_command(st: dict, seat: str, rng: Any) -> dict[str, Any] | None:
         return None
     if due == "bid":
         return {"type": "bid", "rp": rng.randrange(R.MAX_BID + 1)}
+    if due == "operate":
+        return random_operation(st, R.side_of(st, seat), rng)
     options = _random_action(st, R.side_of(st, seat), rng) if due == "action" else legal(st, seat)
     return options[rng.randrange(len(options))] if options else None
 
@@ -91,16 +93,76 @@ def _random_action(st: dict, side: str, rng: Any) -> list[dict]:
         kinds.append("diplomacy")
     if not st["initiative"]["flipped"]:
         kinds.append("weather")
-    texts = cards.face_up_commands(st, side)
-    if texts:
-        kinds.append("text")
+    kinds.append("text")
     kind = kinds[rng.randrange(len(kinds))]
+    if kind == "text":
+        texts = cards.face_up_commands(st, side)
+        if texts:
+            return texts
+        kinds.remove("text")
+        kind = kinds[rng.randrange(len(kinds))]
     if kind == "pass":
         return [{"type": "pass"}]
-    if kind == "text":
-        return texts
     card = hand[rng.randrange(len(hand))]
     out = []
     for o in action_commands(st, side, kinds=(kind,), hand=[card]):
         out.append(o)
     return out
+
+
+def random_operation(st: dict, side: str, rng: Any) -> dict | None:
+    """One of ``R.operations(st, side)``, drawn stack first, without listing them all."""
+    must = (st["op"] or {}).get("must")
+    cap = D.constants.max_counters_per_military_op
+    stacks = []
+    for area in D.areas:
+        if must and area != must["area"]:
+            continue
+        for stack in B.stacks(st["areas"][area]):
+            if must and stack["force"] != must["force"]:
+                continue
+            if R.directable(st, side, stack["force"]) and (
+                stack["ready"] or any(stack["gens"].values())
+            ):
+                stacks.append((area, stack))
+    if not stacks:
+        return None
+    area, stack = stacks[rng.randrange(len(stacks))]
+    force, content = stack["force"], st["areas"][area]
+    ready_gens = sorted(g for g, r in stack["gens"].items() if r)
+    need = sorted(must["gens"]) if must else []
+    floor = must["armies"] if must else 0
+    optional = [g for g in ready_gens if g not in need]
+    choices = []  # (generals, lowest armies, highest armies) that make 1-4 counters
+    for extra in range(len(optional) + 1):
+        gens = need + optional[:extra]
+        low, high = max(1 - len(gens), floor), min(stack["ready"], cap - len(gens))
+        if low <= high:
+            choices.append((gens, low, high))
+    gens, low, high = choices[rng.randrange(len(choices))]
+    gens = sorted(gens)
+    n = low + rng.randrange(high - low + 1)
+    act = gens[rng.randrange(len(gens))] if len(gens) > 1 else None
+    ally = R.ally_of(st, force)
+    ally_stack = B.stack_of(content, ally) if ally else None
+    k = rng.randrange(min(cap - n - len(gens), ally_stack["ready"]) + 1) if ally_stack else 0
+    active = act or (gens[0] if gens else None)
+    others = [f for f in B.forces_in(content) if f != force and not (k and f == ally)]
+    routes = ([[]] if others else []) + B.paths(st, area, force, B.ma_of(gens, active))
+    path = routes[rng.randrange(len(routes))]
+    cmd = {
+        "type": "operate",
+        "area": area,
+        "force": force,
+        "armies": n,
+        "generals": gens,
+        "activate": act,
+    }
+    if k:
+        cmd["ally"] = k
+    cmd["path"] = path
+    if path:
+        pick = R.vacated(content, {force: n + len(gens), **({ally: k} if k else {})})
+        if pick:
+            cmd["successor"] = pick[rng.randrange(len(pick))]
+    return cmd

@@ -123,3 +123,17 @@ def test_random_legal_games(seed: int, options: dict) -> None:
         state = RULES.fold(new, state)
         again += new
     assert json.dumps(again, sort_keys=True) == json.dumps(events, sort_keys=True)
+
+
+def test_determinize_gives_a_position_the_seat_cannot_tell_from_the_true_one():
+    for seed, victory in ((0, "basic"), (1, "bid")):
+        rng = random.Random(seed)
+        st = RULES.fold(RULES.setup({"victory": victory}, rng))
+        while RULES.pending(st):
+            for seat in RULES.seats:
+                view = RULES.view(st, seat)
+                guess = RULES.knowledge.determinize(view, seat, random.Random(seed))
+                assert RULES.view(guess, seat) == view
+                assert RULES.legal(guess, seat) == RULES.legal(st, seat)
+            seat = sorted(RULES.pending(st))[0]
+            st = RULES.fold(RULES.decide(st, seat, RULES.random_command(st, seat, rng), rng), st)

@@ -137,3 +137,15 @@ def test_determinize_gives_a_position_the_seat_cannot_tell_from_the_true_one():
                 assert RULES.legal(guess, seat) == RULES.legal(st, seat)
             seat = sorted(RULES.pending(st))[0]
             st = RULES.fold(RULES.decide(st, seat, RULES.random_command(st, seat, rng), rng), st)
+
+
+def test_the_heuristic_answers_every_decision_with_a_legal_command():
+    rng = random.Random(4)
+    st = RULES.fold(RULES.setup({"scenario": "QIN_DOMINATES", "victory": "bid"}, rng))
+    while RULES.pending(st):
+        seat = sorted(RULES.pending(st))[0]
+        cmd = RULES.ai.heuristic(RULES.view(st, seat), seat, rng)
+        assert cmd is not None
+        assert cmd in RULES.legal(st, seat) or cmd["type"] == "bid"
+        st = RULES.fold(RULES.decide(st, seat, cmd, rng), st)
+    assert RULES.outcome(st) is not None

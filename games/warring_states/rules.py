@@ -1,0 +1,1773 @@
+"""Warring States as a Decider: setup, decide (with every consequence), pending.
+
+``decide`` works on a copy of the state through a ``Ctx``: each event it makes is applied
+at once (``state.apply_in_place``) so the next rule reads the board as it now is, and the
+events returned are exactly what ``evolve`` needs to reach the same state. After the
+command itself, ``advance`` carries the game forward (dice, losses nobody has a choice
+about, the end step, the next turn) until some seat owes a decision.
+
+Decisions owed. Outside an operation, the active side owes an ``action`` (play a card or
+pass). Inside one, ``op["owed"]`` names the side and the kind: ``operate`` (a structured
+command: which counters go where) or a choice among ``op["owed"]["options"]`` (``choose``
+by index): the target and joiners (``engage``), the defenders (``defend``), casualties
+(``losses``), what to do after a fight (``after``), who takes an emptied city
+(``successor``), a retreat area (``retreat``) and the passive player's Break cards
+(``respond``, §10 and Ruling 16).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+from games.base import RulesError
+from games.warring_states import board as B
+from games.warring_states import state as S
+from games.warring_states.data import kind_of
+
+D = B.D
+SEATS = ("first", "second")
+VICTORY = ("basic", "bid")
+SCENARIOS = tuple(D.scenarios)
+MAX_BID = sum(D.rp.values())
+GENERIC = ("military", "reinforcement", "diplomacy", "weather")
+# Break cards whose option b) answers an attack (§10): card kind -> side
+COMBAT_BREAKS = {
+    "A_EMERGENCY_MOBILIZATION": "alliance",
+    "L_EMERGENCY_MOBILIZATION": "lianheng",
+    "A_ELITE_CROSSBOWMEN": "alliance",
+    "L_ELITE_CROSSBOWMEN": "lianheng",
+}
+
+
+# -- who is who ------------------------------------------------------------------------------
+def side_of(st: dict, seat: str) -> str | None:
+    return st["sides"].get(seat)
+
+
+def seat_of(st: dict, side: str) -> str:
+    for seat, s in st["sides"].items():
+        if s == side:
+            return seat
+    raise KeyError(side)
+
+
+def cfg(st: dict, name: str) -> Any:
+    return st["config"][name]
+
+
+class Ctx:
+    """A decision in progress: the working state, the events so far, the rng."""
+
+    def __init__(self, st: dict, rng: Any) -> None:
+        self.st = S.thaw(st)
+        self.events: list[dict] = []
+        self.rng = rng
+
+    def emit(self, ev: dict) -> None:
+        ev.setdefault("visible_to", "all")
+        S.apply_in_place(self.st, ev)
+        self.events.append(ev)
+
+    def die(self) -> int:
+        return D.constants.die_min + self.rng.randrange(
+            D.constants.die_max - D.constants.die_min + 1
+        )
+
+
+# -- setup ------------------------------------------------------------------------------------
+def options_of(options: Any) -> tuple[str, str, str, dict]:
+    options = dict(options or {})
+    scenario = options.pop("scenario", "FIVE_KINGDOMS")
+    victory = options.pop("victory", "basic")
+    first = options.pop("first_side", "lianheng")
+    if scenario not in D.scenarios:
+        raise RulesError(f"there is no scenario {scenario!r}; they are {', '.join(SCENARIOS)}")
+    if victory not in VICTORY:
+        raise RulesError(f"the victory rule is one of {', '.join(VICTORY)}, not {victory!r}")
+    if first not in B.SIDES:
+        raise RulesError("the first player plays lianheng or alliance")
+    overrides = dict(options.pop("config", None) or {})
+    for name in list(options):
+        if name in D.config_values:
+            overrides[name] = options.pop(name)
+    if options:
+        raise RulesError(f"Warring States has no option {sorted(options)[0]!r}")
+    try:
+        config = D.config(overrides)
+    except ValueError as exc:
+        raise RulesError(str(exc)) from None
+    return scenario, victory, first, config.as_dict()
+
+
+def board_for(scenario: str, config: dict) -> tuple[dict, dict, dict]:
+    sc = D.scenarios[scenario]
+    areas: dict[str, dict] = {}
+    for area in D.areas:
+        spec = sc.areas.get(area, {"city": None, "field": []})
+        content = {"city": None, "field": []}
+        for i, st in enumerate(
+            ([spec["city"]] if spec.get("city") else []) + spec.get("field", [])
+        ):
+            stack = B.new_stack(st["force"], st["armies"], 0, {g: True for g in st["generals"]})
+            if i == 0 and spec.get("city"):
+                content["city"] = stack
+            else:
+                content["field"].append(stack)
+        areas[area] = content
+    if scenario == "QIN_DOMINATES" and config["qd_hedong_holder"] != "QIN":
+        held = areas["HEDONG"]["city"]
+        held["force"] = config["qd_hedong_holder"]  # the alternative: the same counters, Wei's
+    track = {f: {"box": p["box"], "received": p["received"]} for f, p in sc.diplomacy.items()}
+    if config["diplomacy_track_layout"] == "linear7":
+        pass  # same boxes: only the steps between them differ (board.shifted)
+    pool = {g: "available" for g in sc.off_board_generals}
+    return areas, track, pool
+
+
+def setup(options: Any, rng: Any) -> list[dict]:
+    scenario, victory, first, config = options_of(options)
+    sc = D.scenarios[scenario]
+    sides = {} if victory == "bid" else {SEATS[0]: first, SEATS[1]: B.OTHER[first]}
+    c = Ctx(S.initial(), rng)
+    c.emit(
+        {
+            "type": "game_started",
+            "scenario": scenario,
+            "victory": victory,
+            "config": config,
+            "turns": sc.turns,
+            "target": sc.qin_victory_rp,
+            "sides": sides,
+        }
+    )
+    areas, track, pool = board_for(scenario, config)
+    c.emit(
+        {
+            "type": "board_set",
+            "areas": areas,
+            "track": track,
+            "pool": pool,
+            "initiative": {"side": sc.initiative, "flipped": False},
+        }
+    )
+    for side in B.SIDES:
+        deck = list(D.deck(side, D.config({k: v for k, v in config.items()})))
+        rng.shuffle(deck)
+        c.emit({"type": "deck_shuffled", "visible_to": "server", "side": side, "deck": deck})
+    if sides:
+        start_turn(c, 1)
+        advance(c)
+    return c.events
+
+
+# -- decide ------------------------------------------------------------------------------------
+def decide(st: dict, seat: str, cmd: Any, rng: Any) -> list[dict]:
+    if seat not in SEATS:
+        raise RulesError(f"there is no seat {seat!r}; the seats are first and second")
+    if st["phase"] == "over":
+        raise RulesError("the game is over")
+    if st["phase"] == "new":
+        raise RulesError("the game has not been set up")
+    if not isinstance(cmd, dict) or not isinstance(cmd.get("type"), str):
+        raise RulesError('a command is an object with a "type"')
+    kind = cmd["type"]
+    c = Ctx(st, rng)
+    if kind == "resign":
+        other = SEATS[1 - SEATS.index(seat)]
+        c.emit({"type": "resigned", "seat": seat})
+        end_game(c, other, "resignation")
+        return c.events
+    if kind == "standing":
+        set_standing(c, seat, cmd)
+        return c.events
+    owed = pending(st)
+    if seat not in owed:
+        raise RulesError("nothing is asked of you now: it is the other player's decision")
+    due = owed[seat]
+    handler = HANDLERS.get(kind)
+    if handler is None or kind not in ACCEPTS[due]:
+        raise RulesError(f"you are asked to {PROMPT[due]}; {kind!r} does not answer that")
+    handler(c, seat, cmd)
+    advance(c)
+    return c.events
+
+
+PROMPT = {
+    "bid": "bid for Lianheng",
+    "action": "play a card or pass",
+    "operate": "carry out a military operation",
+    "choose": "choose one of the options",
+    "respond": "play a Break card or let it pass",
+    "pick": "pick a card",
+}
+ACCEPTS = {
+    "bid": ("bid",),
+    "action": ("play", "pass"),
+    "operate": ("operate",),
+    "choose": ("choose",),
+    "respond": ("choose",),
+    "pick": ("pick",),
+}
+
+
+def pending(st: dict) -> dict[str, str]:
+    if st["phase"] == "bid":
+        return {s: "bid" for s in SEATS if s not in st["bids"]}
+    if st["phase"] != "play" or st["active"] is None:
+        return {}
+    op = st["op"]
+    if op is not None:
+        owed = op.get("owed")
+        if owed is None:
+            return {}
+        kind = owed["kind"]
+        due = kind if kind in ("operate", "respond") else "choose"
+        if kind in ("discard", "discard_drawn", "take"):
+            due = "pick"
+        return {seat_of(st, owed["side"]): due}
+    return {seat_of(st, st["active"]): "action"}
+
+
+# -- the opening bid (§13, competitive bid) ---------------------------------------------------
+def do_bid(c: Ctx, seat: str, cmd: dict) -> None:
+    value = cmd.get("rp")
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_BID:
+        raise RulesError(f"a bid is a whole number of RP from 0 to {MAX_BID}")
+    c.emit({"type": "bid_made", "visible_to": seat, "seat": seat, "rp": value})
+    st = c.st
+    if len(st["bids"]) < len(SEATS):
+        return
+    bids = dict(st["bids"])
+    a, b = (bids[s] for s in SEATS)
+    die = None
+    if a == b:
+        die = c.die()
+        c.emit({"type": "die_rolled", "why": "bid_tie", "value": die})
+        high = SEATS[0] if die <= 3 else SEATS[1]
+    else:
+        high = SEATS[0] if a > b else SEATS[1]
+    sides = {high: "lianheng", SEATS[1 - SEATS.index(high)]: "alliance"}
+    c.emit(
+        {"type": "bids_revealed", "bids": bids, "sides": sides, "target": bids[high], "die": die}
+    )
+    start_turn(c, 1)
+
+
+# -- turns -----------------------------------------------------------------------------------
+def start_turn(c: Ctx, turn: int) -> None:
+    st = c.st
+    first = st["initiative"]["side"]
+    c.emit({"type": "turn_started", "turn": turn, "first": first})
+    rps = {s: B.rp(st, s) for s in B.SIDES}
+    for side in B.SIDES:
+        more = rps[side] > rps[B.OTHER[side]]
+        n = D.constants.draw_more_rp if more else D.constants.draw_fewer_or_equal_rp
+        draw(c, side, n, "turn")
+
+
+def draw(c: Ctx, side: str, n: int, why: str) -> None:
+    cards = c.st["decks"][side][:n]  # Ruling 10: what is there
+    c.emit(
+        {
+            "type": "cards_drawn",
+            "visible_to": seat_of(c.st, side),
+            "side": side,
+            "cards": cards,
+            "why": why,
+        }
+    )
+
+
+def advance(c: Ctx) -> None:
+    """Carry the game on until a decision is owed or it ends."""
+    for _ in range(10_000):
+        st = c.st
+        if st["phase"] != "play" or st["result"] is not None:
+            return
+        op = st["op"]
+        if op is not None:
+            if op.get("owed") is not None:
+                return
+            step_op(c)
+            continue
+        if st["passes"] >= 2:
+            end_step(c)
+            continue
+        side = st["active"]
+        if not st["hands"][side]:  # §7.1: a player with no cards can only pass
+            do_pass(c, seat_of(st, side), {})
+            continue
+        return
+    raise AssertionError("the game does not advance")  # pragma: no cover
+
+
+def do_pass(c: Ctx, seat: str, cmd: dict) -> None:
+    side = side_of(c.st, seat)
+    c.emit({"type": "passed", "side": side})
+    if c.st["passes"] < 2:
+        c.emit({"type": "phase_ended", "next": B.OTHER[side]})
+
+
+def end_phase(c: Ctx) -> None:
+    side = c.st["active"]
+    c.emit({"type": "phase_ended", "next": B.OTHER[side], "op": None})
+
+
+def end_step(c: Ctx) -> None:
+    """§12 (Ruling 43); after the last turn, victory (§13)."""
+    st = c.st
+    if st["turn"] >= st["turns"]:
+        qin = B.qin_rp(st)
+        side = "lianheng" if qin >= st["target"] else "alliance"
+        end_game(c, seat_of(st, side), "rp")
+        return
+    for side in B.SIDES:
+        c.emit(
+            {
+                "type": "hand_discarded",
+                "visible_to": seat_of(st, side),
+                "side": side,
+                "cards": list(st["hands"][side]),
+            }
+        )
+    for side in B.SIDES:
+        deck = list(st["decks"][side]) + [d["card"] for d in st["discards"][side]]
+        c.rng.shuffle(deck)
+        c.emit({"type": "deck_shuffled", "visible_to": "server", "side": side, "deck": deck})
+    areas = {}
+    for area, content in st["areas"].items():
+        if any(s["tired"] or not all(s["gens"].values()) for s in B.stacks(content)):
+            new = S.copy(content)
+            for s in B.stacks(new):
+                s["ready"] += s["tired"]
+                s["tired"] = 0
+                s["gens"] = {g: True for g in s["gens"]}
+            areas[area] = new
+    track = {
+        f: {"box": p["box"], "received": True}
+        for f, p in st["track"].items()
+        if not p["received"] and p["box"] != "REVENGE_QIN"
+    }
+    nxt = st["turn"] + 1
+    pool = {g: "available" for g, w in st["pool"].items() if isinstance(w, int) and w <= nxt}
+    c.emit({"type": "turn_ended", "turn": st["turn"], "areas": areas, "track": track, "pool": pool})
+    c.emit({"type": "initiative_set", "side": st["initiative"]["side"], "flipped": False})
+    start_turn(c, nxt)
+
+
+def end_game(c: Ctx, winner: str | None, reason: str) -> None:
+    st = c.st
+    side = side_of(st, winner) if winner else None
+    c.emit(
+        {
+            "type": "game_ended",
+            "winner": winner,
+            "side": side,
+            "reason": reason,
+            "qin_rp": B.qin_rp(st),
+            "target": st["target"],
+            "op": None,
+        }
+    )
+
+
+def check_eliminations(c: Ctx) -> bool:
+    """§11: forces with no counter on the map are out; Qin out ends the game. True when
+    the game ended."""
+    st = c.st
+    held = set()
+    op = st["op"] or {}
+    mil = op.get("mil") or {}
+    if mil.get("movers") and B.size(mil["movers"]):
+        held.add(mil["movers"]["force"])
+    if (mil.get("ally") or {}).get("moved"):
+        held.add(mil["ally"]["force"])
+    for force in D.forces:
+        if force in st["eliminated"] or force in held:
+            continue
+        if force == "SHU" and force in D.scenarios[st["scenario"]].absent:
+            continue
+        if not B.on_map(st, force) and was_present(st, force):
+            c.emit({"type": "force_eliminated", "force": force, "track": {force: None}})
+            if force == "QIN":
+                end_game(c, seat_of(st, "alliance"), "qin_eliminated")
+                return True
+    return False
+
+
+def was_present(st: dict, force: str) -> bool:
+    """Forces absent from the scenario (Shu in Qin Dominates) are not 'eliminated'."""
+    return force not in D.scenarios[st["scenario"]].absent
+
+
+# -- playing a card ----------------------------------------------------------------------------
+def do_play(c: Ctx, seat: str, cmd: dict) -> None:
+    st = c.st
+    side = side_of(st, seat)
+    card = cmd.get("card")
+    if card not in st["hands"][side]:
+        raise RulesError(f"you have no card {card!r} in hand")
+    face = cmd.get("face")
+    if face == "up":
+        from games.warring_states import cards
+
+        cards.play(c, side, cmd)
+        return
+    if face != "down":
+        raise RulesError('a card is played "up" or "down"')
+    action = cmd.get("action")
+    if action not in GENERIC:
+        raise RulesError(f"a face-down card makes one of {', '.join(GENERIC)}")
+    check = {
+        "military": check_military_possible,
+        "reinforcement": check_reinforcement,
+        "diplomacy": check_diplomacy,
+        "weather": check_weather,
+    }[action]
+    check(st, side, cmd)
+    c.emit(
+        {
+            "type": "card_played",
+            "visible_to": seat,
+            "side": side,
+            "card": card,
+            "face": "down",
+            "action": action,
+        }
+    )
+    if action == "military":
+        op = {
+            "side": side,
+            "card": None,
+            "face": "down",
+            "todo": ["operate"],
+            "mods": {},
+            "forces": None,
+            "mil": None,
+            "stage": "next",
+            "owed": None,
+        }
+        c.emit({"type": "operation_started", "side": side, "op": op})
+        return
+    {"reinforcement": reinforce, "diplomacy": diplomacy, "weather": weather}[action](c, side, cmd)
+    end_phase(c)
+
+
+def check_weather(st: dict, side: str, cmd: dict) -> None:
+    if st["initiative"]["flipped"]:
+        raise RulesError("the initiative token is flipped: no weather action this turn")
+    if cmd.get("move") not in (True, False):
+        raise RulesError('a weather action says "move": true (to the other space) or false')
+
+
+def weather(c: Ctx, side: str, cmd: dict) -> None:
+    """§7.7, Ruling 42."""
+    here = c.st["initiative"]["side"]
+    to = B.OTHER[here] if cmd["move"] else here
+    c.emit({"type": "initiative_set", "side": to, "flipped": True, "by": side})
+
+
+def check_diplomacy(st: dict, side: str, cmd: dict) -> None:
+    force, step = cmd.get("force"), cmd.get("dir")
+    pos = st["track"].get(force)
+    if pos is None:
+        raise RulesError(f"{force!r} has no diplomacy counter on the track")
+    if not pos["received"]:
+        raise RulesError(f"{D.forces[force].id.title()} is Not Received (locked) this turn")
+    if step not in (-1, 1):
+        raise RulesError('"dir" is -1 (left, toward Serve Qin) or 1 (right)')
+
+
+def diplomacy(c: Ctx, side: str, cmd: dict) -> None:
+    """§7.6, Ruling 5: one column either way (or locked in place at an end)."""
+    force = cmd["force"]
+    box = c.st["track"][force]["box"]
+    new = B.shifted(box, cmd["dir"], cfg(c.st, "diplomacy_track_layout"))
+    c.emit(
+        {
+            "type": "diplomacy_moved",
+            "force": force,
+            "from": box,
+            "to": new,
+            "by": side,
+            "track": {force: {"box": new, "received": False}},
+        }
+    )
+
+
+def reinforce_places(st: dict, force: str) -> list[str]:
+    """§7.5: areas holding that force's counters, and controlled (a city is held)."""
+    if force in st["eliminated"]:
+        return []
+    return [
+        a
+        for a, content in st["areas"].items()
+        if content["city"] is not None and B.stack_of(content, force)
+    ]
+
+
+def check_reinforcement(st: dict, side: str, cmd: dict) -> None:
+    force, area = cmd.get("force"), cmd.get("area")
+    if force not in D.forces:
+        raise RulesError(f"there is no force {force!r}")
+    if area not in reinforce_places(st, force):
+        raise RulesError(
+            f"{force.title()} cannot be reinforced in {area!r}: it needs "
+            "counters there, in a controlled area"
+        )
+
+
+def reinforce(c: Ctx, side: str, cmd: dict) -> None:
+    force, area = cmd["force"], cmd["area"]
+    content = S.copy(c.st["areas"][area])
+    B.stack_of(content, force)["ready"] += 1
+    c.emit(
+        {"type": "reinforced", "force": force, "area": area, "by": side, "areas": {area: content}}
+    )
+
+
+# Every area has a neighbour and no border costs more than the default allowance (checked
+# here, from the data): then any ready counter a player may direct can at least move.
+ALWAYS_A_STEP = all(D.neighbours[a] for a in D.areas) and all(
+    b.cost(b.a, b.b, D.constants) <= D.constants.ma_default
+    and b.cost(b.b, b.a, D.constants) <= D.constants.ma_default
+    for b in D.borders.values()
+)
+
+
+def can_operate(st: dict, side: str) -> bool:
+    """Whether some ``operate`` command is open to ``side`` (a cheap test of
+    ``operations(st, side, limit=1)``)."""
+    if not ALWAYS_A_STEP:
+        return bool(operations(st, side, limit=1))
+    must = (st["op"] or {}).get("must")
+    for area in D.areas:
+        for stack in B.stacks(st["areas"][area]):
+            if not directable(st, side, stack["force"]):
+                continue
+            ready = stack["ready"] + sum(stack["gens"].values())
+            if not must and ready:
+                return True
+            if (
+                must
+                and must["area"] == area
+                and must["force"] == stack["force"]
+                and stack["ready"] >= must["armies"]
+                and all(stack["gens"].get(g) for g in must["gens"])
+            ):
+                return True
+    return False
+
+
+def check_military_possible(st: dict, side: str, cmd: dict) -> None:
+    if not can_operate(st, side):
+        raise RulesError("no force you may direct has a ready counter that can move or attack")
+
+
+# -- military operations (§7.4, §8) ------------------------------------------------------------
+def directable(st: dict, side: str, force: str) -> bool:
+    op = st["op"] or {}
+    allowed = op.get("forces")
+    if allowed == "afraid_too":  # Ruling 22 / the English player aid's reading (config)
+        pos = st["track"].get(force)
+        afraid = pos is not None and pos["box"] == "AFRAID_OF_QIN" and force not in st["eliminated"]
+        return afraid or B.directable_face_down(st, side, force)
+    if allowed is not None:
+        return force in allowed and force not in st["eliminated"]
+    return B.directable_face_down(st, side, force)
+
+
+def ally_of(st: dict, force: str) -> str | None:
+    """Mi Yue b) (Ruling 27): Yiqu counters may join a Qin operation as one attacking side."""
+    mods = (st["op"] or {}).get("mods") or {}
+    return "YIQU" if mods.get("combined") and force == "QIN" else None
+
+
+def vacated(content: dict, leaving: dict[str, int]) -> list[str] | None:
+    """After ``leaving`` (force -> counters moving out) the forces among which the mover
+    picks who takes the emptied city (§8 control); [] when nobody needs to be picked."""
+    city = content["city"]
+    if city is None or B.size(city) > leaving.get(city["force"], 0):
+        return []
+    rest = [x["force"] for x in content["field"] if B.size(x) > leaving.get(x["force"], 0)]
+    return rest if len(rest) > 1 else []
+
+
+def operations(st: dict, side: str, limit: int | None = None) -> list[dict]:
+    """Every ``operate`` command open to ``side`` (``limit``: stop after that many)."""
+    out: list[dict] = []
+    routes: dict[tuple, list] = {}  # the paths of one stack, per allowance
+    must = (st["op"] or {}).get("must")
+    for area in D.areas:
+        content = st["areas"][area]
+        if must and area != must["area"]:
+            continue
+        for stack in B.stacks(content):
+            force = stack["force"]
+            if must and force != must["force"]:
+                continue
+            if not directable(st, side, force) or not (
+                stack["ready"] or any(stack["gens"].values())
+            ):
+                continue
+            ready_gens = sorted(g for g, r in stack["gens"].items() if r)
+            others = [f for f in B.forces_in(content) if f != force]
+            ally = ally_of(st, force)
+            ally_stack = B.stack_of(content, ally) if ally else None
+            ally_ready = ally_stack["ready"] if ally_stack else 0
+            for ng in range(len(ready_gens) + 1):
+                for gens in combinations(ready_gens, ng):
+                    for n in range(0, stack["ready"] + 1):
+                        if not 1 <= n + ng <= D.constants.max_counters_per_military_op:
+                            continue
+                        if must and (n < must["armies"] or not set(must["gens"]) <= set(gens)):
+                            continue
+                        acts = list(gens) if len(gens) > 1 else [None]
+                        room = D.constants.max_counters_per_military_op - n - ng
+                        for act, k in (
+                            (a, k) for a in acts for k in range(min(room, ally_ready) + 1)
+                        ):
+                            active = act if act else (gens[0] if gens else None)
+                            ma = B.ma_of(list(gens), active)
+                            succ = vacated(content, {force: n + ng, **({ally: k} if k else {})})
+                            succ = succ or [None]
+                            base = {
+                                "type": "operate",
+                                "area": area,
+                                "force": force,
+                                "armies": n,
+                                "generals": list(gens),
+                                "activate": act,
+                            }
+                            if k:
+                                base["ally"] = k
+                            targets = [f for f in others if not (k and f == ally)]
+                            if targets:
+                                out.append({**base, "path": []})
+                            if (area, force, ma) not in routes:
+                                routes[area, force, ma] = B.paths(st, area, force, ma)
+                            for path in routes[area, force, ma]:
+                                for s in succ:
+                                    cmd = {**base, "path": path}
+                                    if s is not None:
+                                        cmd["successor"] = s
+                                    out.append(cmd)
+                            if limit and len(out) >= limit:
+                                return out
+    return out
+
+
+def do_operate(c: Ctx, seat: str, cmd: dict) -> None:
+    st = c.st
+    side = side_of(st, seat)
+    area, force = cmd.get("area"), cmd.get("force")
+    if area not in D.rp:
+        raise RulesError(f"there is no area {area!r}")
+    if force not in D.forces or not directable(st, side, force):
+        raise RulesError(f"you may not direct {force!r} with this card")
+    content = st["areas"][area]
+    stack = B.stack_of(content, force)
+    if stack is None:
+        raise RulesError(f"{force.title()} has no counters in {D.names[area]}")
+    n, gens = cmd.get("armies"), cmd.get("generals") or []
+    if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= stack["ready"]:
+        raise RulesError(f"{force.title()} has {stack['ready']} ready armies there")
+    if len(set(gens)) != len(gens) or any(not stack["gens"].get(g) for g in gens):
+        raise RulesError("those generals are not ready counters of that stack")
+    if not 1 <= n + len(gens) <= D.constants.max_counters_per_military_op:
+        raise RulesError("a military operation uses 1 to 4 ready counters")
+    must = st["op"].get("must")
+    if must and (
+        area != must["area"]
+        or force != must["force"]
+        or n < must["armies"]
+        or not set(must["gens"]) <= set(gens)
+    ):
+        raise RulesError("Bolster Morale: the operation uses the counters it readied")
+    act = cmd.get("activate")
+    if act is None and len(gens) == 1:
+        act = gens[0]
+    if len(gens) > 1 and act not in gens:
+        raise RulesError("with several generals, activate one of them (§2.2)")
+    path = cmd.get("path")
+    if not isinstance(path, list):
+        raise RulesError('"path" lists the areas entered, in order ([] for a direct attack)')
+    k = cmd.get("ally", 0)
+    ally = ally_of(st, force) if k else None
+    if k:
+        ally_stack = B.stack_of(content, ally) if ally else None
+        if ally_stack is None or not isinstance(k, int) or not 0 < k <= ally_stack["ready"]:
+            raise RulesError("Mi Yue: only ready Yiqu armies of the same area may join Qin")
+        if n + len(gens) + k > D.constants.max_counters_per_military_op:
+            raise RulesError("a military operation uses 1 to 4 ready counters")
+    others = [f for f in B.forces_in(content) if f != force and f != ally]
+    mil = {
+        "mp": B.ma_of(gens, act) - (B.path_cost(area, path) or 0) if isinstance(path, list) else 0,
+        "force": force,
+        "origin": area,
+        "path": path,
+        "act": act,
+        "fights": 0,
+        "movers": None,
+        "join": None,
+        "area": area,
+        "last": None,
+        "ally": {"force": ally, "moved": 0, "stay": 0} if ally else None,
+    }
+    if not path:
+        if not others:
+            raise RulesError("a direct attack needs another force's counters in the area")
+        new = S.copy(content)
+        s = B.stack_of(new, force)
+        s["ready"] -= n
+        s["tired"] += n
+        for g in gens:
+            s["gens"][g] = False
+        mil["join"] = {"n": n, "gens": list(gens)}
+        if ally:
+            a = B.stack_of(new, ally)
+            a["ready"] -= k
+            a["tired"] += k
+            mil["ally"]["stay"] = k
+        op = {**st["op"], "mil": mil, "owed": None, "stage": "engage"}
+        c.emit(
+            {
+                "type": "attacked_directly",
+                "force": force,
+                "area": area,
+                "armies": n,
+                "generals": list(gens),
+                "activate": act,
+                "areas": {area: new},
+                "op": op,
+            }
+        )
+        return
+    if path not in B.paths(st, area, force, B.ma_of(gens, act)):
+        raise RulesError(
+            "that path is not open: check the borders' costs, the movement "
+            "allowance, and that a move stops where enemy or Neutral counters are"
+        )
+    new = S.copy(content)
+    pick = vacated(content, {force: n + len(gens), **({ally: k} if ally else {})})
+    B.remove_counters(B.stack_of(new, force), n, 0, gens)
+    if ally:
+        B.remove_counters(B.stack_of(new, ally), k, 0, [])
+        mil["ally"]["moved"] = k
+    succ = cmd.get("successor")
+    if pick:
+        if succ not in pick:
+            raise RulesError("the city empties: name the force that moves into it (successor)")
+        new["city"] = None
+        new["field"] = [x for x in new["field"] if B.size(x)]
+        B.promote(new, succ)
+    B.tidy(new)
+    movers = B.new_stack(force, 0, n, {g: False for g in gens})  # exhausted at the end of the move
+    dest = path[-1]
+    fac = B.faction(st, force)
+    fight = B.hostile_to(st, st["areas"][dest], fac, force)
+    mil.update(movers=movers, area=dest, last=path[-2] if len(path) > 1 else area)
+    ev = {
+        "type": "moved",
+        "force": force,
+        "from": area,
+        "path": path,
+        "armies": n,
+        "generals": list(gens),
+        "activate": act,
+        "fight": fight,
+    }
+    if fight:
+        if ally:
+            ev["ally"] = k
+        ev.update(areas={area: new}, op={**st["op"], "mil": mil, "owed": None, "stage": "engage"})
+        c.emit(ev)
+        return
+    dcontent = S.copy(st["areas"][dest])
+    B.put(dcontent, movers)
+    if ally:
+        B.put(dcontent, B.new_stack(ally, 0, k))
+    ev.update(areas={area: new, dest: dcontent})
+    if ally:
+        ev["ally"] = k
+    c.emit(ev)
+    finish_military(c)
+
+
+def finish_military(c: Ctx) -> None:
+    """One military operation is over: the next step the card grants, or the phase ends."""
+    if check_eliminations(c):
+        return
+    if c.st["op"] is None:
+        return
+    set_op(c, "operation_step", stage="next", mil=None, owed=None)
+
+
+def next_step(c: Ctx) -> None:
+    """The next thing the card in play grants (``op["todo"]``), or the end of the phase.
+    A step that nothing can carry out now is skipped (Ruling 13)."""
+    from games.warring_states import cards  # the card texts build on these rules
+
+    op = c.st["op"]
+    while op["todo"]:
+        nxt, rest = op["todo"][0], op["todo"][1:]
+        if nxt.startswith("draw:"):
+            c.emit({"type": "operation_step", "op": {**op, "todo": rest}})
+            cards.automatic(c, c.st["op"], nxt)
+            op = c.st["op"]
+            continue
+        owed = cards.owed_for(c.st, op, nxt)
+        if owed is not None and len(owed.get("options") or ()) == 1:
+            # one way to do it: no question asked
+            c.emit({"type": "operation_step", "op": {**op, "todo": rest, "mil": None}})
+            cards.chosen(c, owed["kind"], owed["options"][0])
+            return
+        if owed is not None:
+            c.emit(
+                {
+                    "type": "operation_started",
+                    "side": op["side"],
+                    "op": {**op, "todo": rest, "mil": None, "stage": None, "owed": owed},
+                }
+            )
+            return
+        op = {**op, "todo": rest}
+    end_phase(c)
+
+
+# -- combat (§9) -----------------------------------------------------------------------------
+def set_op(c: Ctx, kind: str, **changes: Any) -> None:
+    op = {**c.st["op"], **changes}
+    c.emit({"type": kind, "op": op})
+
+
+def target_options(st: dict, area: str, force: str, ally: str | None = None) -> list[str]:
+    """Ruling 34 (``ally``: the Yiqu of Mi Yue b), on the attacking side)."""
+    content = st["areas"][area]
+    fac = B.faction(st, force)
+    mine = (force, ally)
+    fields = [s["force"] for s in content["field"] if s["force"] not in mine]
+    city = (
+        content["city"]["force"]
+        if content["city"] and content["city"]["force"] not in mine
+        else None
+    )
+    hostile_field = any(B.faction(st, f) != fac for f in fields)
+    out = list(fields)
+    if city and not hostile_field:
+        out.append(city)
+    return out
+
+
+def step_op(c: Ctx) -> None:
+    """The automatic steps of an operation (nobody has a choice)."""
+    op = c.st["op"]
+    stage = op.get("stage")
+    if stage == "next":
+        next_step(c)
+    elif stage == "char_window":
+        from games.warring_states import cards
+
+        cards.char_window(c)
+    elif stage == "engage":
+        engage(c)
+    elif stage == "shift":
+        attack_shift(c)
+    elif stage == "window":
+        open_window(c)
+    elif stage == "defend":
+        defend(c)
+    elif stage == "roll":
+        roll(c)
+    elif stage == "losses":
+        losses(c)
+    elif stage == "after":
+        after_fight(c)
+    else:  # pragma: no cover - every stage above owes or moves on
+        raise AssertionError(f"stage {stage}")
+
+
+def engage(c: Ctx) -> None:
+    """§9.2 steps 1-2: joiners (after a move) and the target."""
+    st = c.st
+    op = st["op"]
+    mil = op["mil"]
+    force, area = mil["force"], mil["area"]
+    targets = target_options(st, area, force, (mil.get("ally") or {}).get("force"))
+    joins: list[dict] = [{"n": 0, "gens": []}]
+    if mil["movers"] is not None and mil["fights"] == 0:
+        here = B.stack_of(st["areas"][area], force)
+        moving = B.size(mil["movers"])
+        room = D.constants.max_participants_per_side - moving
+        if here is not None and room > 0:
+            ready_gens = sorted(g for g, r in here["gens"].items() if r)
+            joins = []
+            for ng in range(min(room, len(ready_gens)) + 1):
+                for gens in combinations(ready_gens, ng):
+                    for n in range(0, min(room - ng, here["ready"]) + 1):
+                        joins.append({"n": n, "gens": list(gens)})
+    options = [{"target": t, "join": j} for t in targets for j in joins]
+    if not options:  # nothing left to fight (cannot happen after a move that stopped)
+        set_op(c, "fight_over", stage="after")
+        return
+    if len(options) == 1:
+        choose_engage(c, options[0])
+        return
+    set_op(c, "decision_owed", owed={"side": op["side"], "kind": "engage", "options": options})
+
+
+def choose_engage(c: Ctx, option: dict) -> None:
+    st = c.st
+    op = st["op"]
+    mil = dict(op["mil"])
+    force, area = mil["force"], mil["area"]
+    ev: dict[str, Any] = {
+        "type": "target_chosen",
+        "force": force,
+        "area": area,
+        "target": option["target"],
+        "join": option["join"],
+    }
+    join = option["join"]
+    if join["n"] or join["gens"]:
+        content = S.copy(st["areas"][area])
+        s = B.stack_of(content, force)
+        s["ready"] -= join["n"]
+        s["tired"] += join["n"]
+        for g in join["gens"]:
+            s["gens"][g] = False
+        ev["areas"] = {area: content}
+        mil["join"] = join
+    elif mil["join"] is None:
+        mil["join"] = {"n": 0, "gens": []}
+    mil["target"] = option["target"]
+    mil["tloc"] = (
+        "city" if (st["areas"][area]["city"] or {}).get("force") == option["target"] else "field"
+    )
+    mil["first"] = {"attacker": bool(op["mods"].get("attacker_first")), "defender": False}
+    mil["drm"] = {"attacker": int(op["mods"].get("attacker_drm", 0)), "defender": 0}
+    mil["responses"] = []
+    mil["han_bonus_attacker"] = bool(op["mods"].get("han_bonus"))
+    gens = (mil["movers"]["gens"] if mil["movers"] else {}) | dict.fromkeys(mil["join"]["gens"])
+    if mil["act"] not in gens:
+        mil["act"] = sorted(gens)[0] if len(gens) == 1 else None
+    ev["op"] = {**op, "mil": mil, "owed": None, "stage": "shift"}
+    c.emit(ev)
+
+
+def attack_shift(c: Ctx) -> None:
+    """§3.4, Ruling 4: once per fight, before responses and dice."""
+    st = c.st
+    mil = st["op"]["mil"]
+    target = mil["target"]
+    pos = st["track"].get(target)
+    op = {**st["op"], "stage": "window"}
+    if pos is None:
+        c.emit(
+            {
+                "type": "fight_started",
+                "area": mil["area"],
+                "force": mil["force"],
+                "target": target,
+                "op": op,
+            }
+        )
+        return
+    fac = B.faction(st, mil["force"])
+    box = B.end_box(fac, cfg(st, "diplomacy_track_layout"), pos["box"])
+    c.emit(
+        {
+            "type": "fight_started",
+            "area": mil["area"],
+            "force": mil["force"],
+            "target": target,
+            "shift": {"from": pos["box"], "to": box},
+            "track": {target: {"box": box, "received": False}},
+            "op": op,
+        }
+    )
+
+
+# -- responses (§10, Ruling 16) --------------------------------------------------------------
+def publicly_spent(st: dict, side: str, kind: str) -> bool:
+    """Whether every copy of ``kind`` is known to everyone to be out of reach this turn
+    (face up on the discard pile, or removed from the game)."""
+    copies = D.cards[kind].count
+    seen = sum(
+        1 for d in st["discards"][side] if d["up"] and d["card"] and kind_of(d["card"]) == kind
+    )
+    seen += sum(1 for card in st["removed"][side] if kind_of(card) == kind)
+    return seen >= copies
+
+
+def response_kinds(st: dict) -> list[str]:
+    """The Break cards the passive player could in principle play now, whatever their hand
+    (so being asked tells the opponent nothing)."""
+    op = st["op"]
+    mil = op["mil"]
+    passive = B.OTHER[op["side"]]
+    if not st["hands"][passive]:  # hand sizes are public
+        return []
+    defending = B.faction(st, mil["target"]) == passive  # "your force is defending"
+    out = []
+    for kind, side in COMBAT_BREAKS.items():
+        if side != passive or not defending or publicly_spent(st, side, kind):
+            continue
+        if kind.endswith("ELITE_CROSSBOWMEN") and mil["first"]["defender"]:
+            continue  # it has fired first already: a second one adds nothing
+        out.append(kind)
+    if passive == "alliance" and defending and xinling_possible(st, mil):
+        out.append("A_LORD_XINLING")
+    return out
+
+
+def xinling_possible(st: dict, mil: dict) -> bool:
+    """Lord Xinling b) (Ruling 24): Wei is Alliance, Wei Wuji is off the board, the card is
+    not known to be spent, and he can reach the battle from some Wei stack (MA 2, normal
+    movement, stopping on non-friendly counters other than the battlefield)."""
+    if B.faction(st, "WEI") != "alliance" or st["pool"].get("WEI_WUJI") != "available":
+        return False
+    if publicly_spent(st, "alliance", "A_LORD_XINLING") or mil.get("extra"):
+        return False
+    battle = mil["area"]
+    for area in D.areas:
+        if not B.stack_of(st["areas"][area], "WEI"):
+            continue
+        if area == battle or any(
+            p[-1] == battle for p in B.paths(st, area, "WEI", D.constants.ma_default)
+        ):
+            return True
+    return False
+
+
+def open_window(c: Ctx) -> None:
+    st = c.st
+    op = st["op"]
+    kinds = response_kinds(st)
+    if not kinds:
+        set_op(c, "window_skipped", stage="defend")
+        return
+    passive = B.OTHER[op["side"]]
+    seat = seat_of(st, passive)
+    standing = st["standing"].get(seat) or {"mode": "ask"}
+    options = [{"card": None}] + [{"card": k} for k in kinds]
+    if standing["mode"] == "ask":
+        op2 = {**op, "owed": {"side": passive, "kind": "respond", "options": options}}
+        c.emit({"type": "window_opened", "side": passive, "kinds": kinds, "op": op2})
+        return
+    wanted = [k for k in kinds if k in (standing.get("cards") or [])]
+    hand = st["hands"][passive]
+    for k in wanted:
+        card = next((x for x in hand if kind_of(x) == k), None)
+        if card is not None:
+            play_response(c, passive, card, auto=True)
+            return
+    set_op(c, "window_closed", stage="defend")
+
+
+def do_respond(c: Ctx, seat: str, option: dict) -> None:
+    st = c.st
+    side = side_of(st, seat)
+    kind = option["card"]
+    if kind is None:
+        set_op(c, "window_closed", stage="defend", owed=None)
+        return
+    card = next((x for x in st["hands"][side] if kind_of(x) == kind), None)
+    if card is None:
+        raise RulesError(f"you hold no {D.cards[kind].name}")
+    play_response(c, side, card, auto=False)
+
+
+def play_response(c: Ctx, side: str, card: str, auto: bool) -> None:
+    """A Break card's option b) as a response (Ruling 16); the window stays open for more."""
+    st = c.st
+    op = st["op"]
+    mil = dict(op["mil"])
+    kind = kind_of(card)
+    c.emit(
+        {
+            "type": "card_played",
+            "side": side,
+            "card": card,
+            "face": "up",
+            "action": "response",
+            "auto": auto,
+        }
+    )
+    mil["responses"] = [*mil["responses"], kind]
+    ev: dict[str, Any] = {"type": "response_resolved", "side": side, "card": card}
+    if kind.endswith("EMERGENCY_MOBILIZATION"):
+        area = mil["area"]
+        content = S.copy(st["areas"][area])
+        B.stack_of(content, mil["target"])["ready"] += 1
+        ev.update(areas={area: content}, effect="reinforced", force=mil["target"])
+    elif kind == "A_LORD_XINLING":
+        mil["extra"] = ["WEI_WUJI"]
+        ev.update(effect="wei_wuji", pool={"WEI_WUJI": None}, force="WEI")
+    elif kind.endswith("ELITE_CROSSBOWMEN"):
+        first = dict(mil["first"])
+        first["defender"] = True
+        mil["first"] = first
+        drm = dict(mil["drm"])
+        if side == "lianheng":
+            drm["defender"] += int(cfg(st, "lianheng_elite_crossbowmen_drm"))
+        elif cfg(st, "alliance_elite_crossbowmen") == "player_aid":
+            drm["defender"] += 2
+        mil["drm"] = drm
+        mil["han_bonus"] = (
+            side == "alliance" and cfg(st, "alliance_elite_crossbowmen") == "chinese_card"
+        )
+        ev.update(effect="fires_first")
+    ev["op"] = {**op, "mil": mil, "owed": None, "stage": "window"}
+    c.emit(ev)
+
+
+def set_standing(c: Ctx, seat: str, cmd: dict) -> None:
+    mode = cmd.get("mode")
+    if mode not in ("ask", "never", "auto"):
+        raise RulesError('standing instructions are "ask", "never" or "auto" (with "cards")')
+    cards = cmd.get("cards") or []
+    side = side_of(c.st, seat)
+    breaks = {
+        **COMBAT_BREAKS,
+        "A_LORD_XINLING": "alliance",
+        "L_LI_SI": "lianheng",
+        "A_JING_KE": "alliance",
+    }
+    known = [k for k, s in breaks.items() if side is None or s == side]
+    if mode == "auto" and (not cards or any(k not in known for k in cards)):
+        raise RulesError(f"auto plays some of your Break cards: {', '.join(known)}")
+    standing = {"mode": mode, "cards": list(cards) if mode == "auto" else []}
+    c.emit({"type": "standing_set", "visible_to": seat, "seat": seat, "standing": standing})
+
+
+# -- the fight ---------------------------------------------------------------------------------
+def defend(c: Ctx) -> None:
+    """§9.2 step 5 (Ruling 33): up to 4 counters of the target stack, and the general whose
+    icon counts (§2.2)."""
+    st = c.st
+    op = st["op"]
+    mil = op["mil"]
+    stack = B.stack_of(st["areas"][mil["area"]], mil["target"])
+    cap = D.constants.max_participants_per_side
+    gens = sorted(stack["gens"]) + list(mil.get("extra") or [])  # Wei Wuji (Ruling 24)
+    total = B.size(stack) + len(mil.get("extra") or [])
+    picks = []
+    if total <= cap:
+        picks = [(stack["ready"], stack["tired"], tuple(gens))]
+    else:
+        for ng in range(min(cap, len(gens)) + 1):
+            for gs in combinations(gens, ng):
+                for r in range(min(stack["ready"], cap - ng) + 1):
+                    t = cap - ng - r
+                    if t <= stack["tired"]:
+                        picks.append((r, t, gs))
+    options = []
+    for r, t, gs in picks:
+        by_icon = {D.generals[g].icons[0]: g for g in gs}
+        acts = sorted(by_icon.values()) if len(by_icon) > 1 else [gs[0] if gs else None]
+        for act in acts:
+            options.append({"ready": r, "tired": t, "gens": list(gs), "act": act})
+    if len(options) == 1:
+        choose_defence(c, options[0])
+        return
+    set_op(
+        c, "decision_owed", owed={"side": B.OTHER[op["side"]], "kind": "defend", "options": options}
+    )
+
+
+def choose_defence(c: Ctx, option: dict) -> None:
+    op = c.st["op"]
+    mil = {**op["mil"], "def": option}
+    if option["act"] is None and len(option["gens"]) == 1:
+        mil["def"] = {**option, "act": option["gens"][0]}
+    c.emit(
+        {
+            "type": "defence_fixed",
+            "defenders": mil["def"],
+            "op": {**op, "mil": mil, "owed": None, "stage": "roll"},
+        }
+    )
+
+
+def attackers(mil: dict) -> tuple[int, list[str]]:
+    """(armies, generals) of the attacking side; Yiqu armies of Mi Yue b) count as armies."""
+    m = mil["movers"] or {"tired": 0, "gens": {}}
+    j = mil["join"] or {"n": 0, "gens": []}
+    a = mil.get("ally") or {"moved": 0, "stay": 0}
+    armies = m["tired"] + j["n"] + a["moved"] + a["stay"]
+    return armies, sorted(list(m["gens"]) + list(j["gens"]))
+
+
+def strength(n_counters: int, city: bool) -> int:
+    cap = D.constants.max_participants_per_side
+    return min(cap, n_counters + (D.constants.city_defender_bonus if city else 0))
+
+
+def icon(gen: str | None, gens: list[str], what: str) -> int:
+    return 1 if gen and gen in gens and what in D.generals[gen].icons else 0
+
+
+def result(mil: dict, who: str, die: int) -> tuple[int, int]:
+    """(modified die, hits) for ``who`` at the survivors' strength (§9.3-9.5)."""
+    n, gens = attackers(mil)
+    n += len(gens)
+    d = mil["def"]
+    dn, dgens = d["ready"] + d["tired"] + len(d["gens"]), d["gens"]
+    if who == "attacker":
+        mine, my_gens, my_act, their_gens, their_act = n, gens, mil["act"], dgens, d["act"]
+        st_ = strength(n, False)
+    else:
+        mine, my_gens, my_act, their_gens, their_act = dn, dgens, d["act"], gens, mil["act"]
+        st_ = strength(dn, mil["tloc"] == "city")
+    if mine == 0:
+        return die, 0
+    mod = mil["drm"][who] + icon(my_act, my_gens, "sword") - icon(their_act, their_gens, "shield")
+    if mil.get("han_bonus") and who == "defender" and mil["target"] == "HAN":
+        mod += 1
+    if mil.get("han_bonus_attacker") and who == "attacker" and mil["force"] == "HAN":
+        mod += 1
+    lo, hi = D.constants.die_min, D.constants.die_max
+    value = max(lo, min(hi, die + mod))
+    hits = D.table[value - 1][st_ - 1][1 if my_gens else 0]
+    return value, hits
+
+
+def roll(c: Ctx) -> None:
+    st = c.st
+    op = st["op"]
+    mil = dict(op["mil"])
+    dice = {"attacker": c.die(), "defender": c.die()}
+    first = mil["first"]
+    order = ["attacker", "defender"]
+    if first["attacker"] != first["defender"]:
+        order = ["attacker"] if first["attacker"] else ["defender"]  # the other after losses
+    mil["dice"] = dice
+    mil["queue"] = []
+    shown = {}
+    for who in order:
+        value, hits = result(mil, who, dice[who])
+        shown[who] = {"die": dice[who], "modified": value, "hits": hits}
+        mil["queue"].append(
+            {"victim": "defender" if who == "attacker" else "attacker", "hits": hits}
+        )
+    if len(order) == 1:
+        mil["second"] = "defender" if order[0] == "attacker" else "attacker"
+    mil["fights"] += 1
+    c.emit(
+        {
+            "type": "dice_rolled",
+            "area": mil["area"],
+            "force": mil["force"],
+            "target": mil["target"],
+            "dice": dice,
+            "results": shown,
+            "op": {**op, "mil": mil, "stage": "losses"},
+        }
+    )
+
+
+def loss_options(mil: dict, victim: str, hits: int) -> list[dict]:
+    if victim == "attacker":
+        m = mil["movers"] or {"tired": 0, "gens": {}}
+        j = mil["join"] or {"n": 0, "gens": []}
+        a = mil.get("ally") or {"moved": 0, "stay": 0}
+        gens = sorted(list(m["gens"]) + list(j["gens"]))
+        total = m["tired"] + j["n"] + len(gens) + a["moved"] + a["stay"]
+        k = min(hits, total)
+        out = []
+        for ng in range(min(k, len(gens)) + 1):
+            for gs in combinations(gens, ng):
+                for am in range(min(k - ng, a["moved"]) + 1):
+                    for ast in range(min(k - ng - am, a["stay"]) + 1):
+                        for mm in range(min(k - ng - am - ast, m["tired"]) + 1):
+                            jj = k - ng - am - ast - mm
+                            if 0 <= jj <= j["n"]:
+                                option = {"movers": mm, "join": jj, "gens": list(gs)}
+                                if mil.get("ally"):
+                                    option.update(ally_moved=am, ally_stay=ast)
+                                out.append(option)
+        return out
+    d = mil["def"]
+    total = d["ready"] + d["tired"] + len(d["gens"])
+    k = min(hits, total)
+    out = []
+    for ng in range(min(k, len(d["gens"])) + 1):
+        for gs in combinations(d["gens"], ng):
+            for r in range(min(k - ng, d["ready"]) + 1):
+                t = k - ng - r
+                if 0 <= t <= d["tired"]:
+                    out.append({"ready": r, "tired": t, "gens": list(gs)})
+    return out
+
+
+def losses(c: Ctx) -> None:
+    op = c.st["op"]
+    mil = op["mil"]
+    if not mil["queue"]:
+        if mil.get("second"):
+            who = mil["second"]
+            value, hits = result(mil, who, mil["dice"][who])
+            victim = "defender" if who == "attacker" else "attacker"
+            mil2 = {**mil, "second": None, "queue": [{"victim": victim, "hits": hits}]}
+            c.emit(
+                {
+                    "type": "second_strike",
+                    "side": who,
+                    "modified": value,
+                    "hits": hits,
+                    "op": {**op, "mil": mil2},
+                }
+            )
+            return
+        set_op(c, "fight_over", stage="after")
+        return
+    item = mil["queue"][0]
+    options = loss_options(mil, item["victim"], item["hits"])
+    if len(options) == 1:
+        take_losses(c, options[0])
+        return
+    commander = op["side"] if item["victim"] == "attacker" else B.OTHER[op["side"]]
+    set_op(c, "decision_owed", owed={"side": commander, "kind": "losses", "options": options})
+
+
+def lose_general(st: dict, gen: str) -> Any:
+    """§9.6, Ruling 38: the turn track, or out of the game in the last turn."""
+    if gen == "WEI_WUJI":
+        return "available"
+    delay = 2 if cfg(st, "lost_general_return") == "two_turns" else 1
+    if st["turn"] >= st["turns"]:
+        return "removed"
+    return st["turn"] + delay
+
+
+def take_losses(c: Ctx, option: dict) -> None:
+    st = c.st
+    op = st["op"]
+    mil = dict(op["mil"])
+    item = mil["queue"][0]
+    mil["queue"] = mil["queue"][1:]
+    area = mil["area"]
+    content = S.copy(st["areas"][area])
+    pool = {g: lose_general(st, g) for g in option["gens"]}
+    if item["victim"] == "attacker":
+        force = mil["force"]
+        movers = S.copy(mil["movers"]) if mil["movers"] else None
+        join = dict(mil["join"])
+        for g in option["gens"]:
+            if movers and g in movers["gens"]:
+                movers["gens"].pop(g)
+            else:
+                join["gens"] = [x for x in join["gens"] if x != g]
+                B.stack_of(content, force)["gens"].pop(g, None)
+        if movers:
+            movers["tired"] -= option["movers"]
+        join["n"] -= option["join"]
+        if option["join"]:
+            B.stack_of(content, force)["tired"] -= option["join"]
+        mil["movers"], mil["join"] = movers, join
+        if mil["act"] in option["gens"]:
+            mil["act"] = None
+        if mil.get("ally"):  # Mi Yue b): Yiqu armies among the attackers
+            ally = dict(mil["ally"])
+            ally["moved"] -= option.get("ally_moved", 0)
+            ally["stay"] -= option.get("ally_stay", 0)
+            if option.get("ally_stay"):
+                B.stack_of(content, ally["force"])["tired"] -= option["ally_stay"]
+            mil["ally"] = ally
+        lost_force = force
+    else:
+        stack = B.stack_of(content, mil["target"])
+        B.remove_counters(stack, option["ready"], option["tired"], option["gens"])
+        d = dict(mil["def"])
+        d["ready"] -= option["ready"]
+        d["tired"] -= option["tired"]
+        d["gens"] = [g for g in d["gens"] if g not in option["gens"]]
+        if mil.get("extra"):
+            mil["extra"] = [g for g in mil["extra"] if g not in option["gens"]]
+        if d["act"] in option["gens"]:
+            d["act"] = None
+        mil["def"] = d
+        lost_force = mil["target"]
+    content["field"] = [s for s in content["field"] if B.size(s)]
+    if content["city"] is not None and B.size(content["city"]) == 0:
+        content["city"] = None
+    c.emit(
+        {
+            "type": "losses_taken",
+            "force": lost_force,
+            "side": item["victim"],
+            "lost": option,
+            "areas": {area: content},
+            "pool": pool,
+            "op": {**op, "mil": mil, "owed": None, "stage": "losses"},
+        }
+    )
+    movers = mil.get("movers") or {}
+    if (
+        lost_force == "QIN"
+        and not B.on_map(c.st, "QIN")
+        and not (movers.get("force") == "QIN" and B.size(movers))
+    ):
+        check_eliminations(c)  # §11: Qin eliminated ends the game at once
+
+
+def retreat_area(st: dict, mil: dict) -> list[str]:
+    """§9.7 / Ruling 32: the last area before the battlefield, or (config) a friendly-held
+    neighbouring area of the attacker's choice."""
+    last = mil["last"]
+    if cfg(st, "retreat_destination") == "last_area":
+        return [last]
+    fac = B.faction(st, mil["force"])
+    ok = [
+        a
+        for a in D.neighbours[mil["area"]]
+        if st["areas"][a]["city"] and B.faction(st, st["areas"][a]["city"]["force"]) == fac
+    ]
+    return ok or [last]
+
+
+def after_fight(c: Ctx) -> None:
+    """§9.7 and Rulings 35-36."""
+    st = c.st
+    op = st["op"]
+    mil = op["mil"]
+    area, force = mil["area"], mil["force"]
+    content = st["areas"][area]
+    n, gens = attackers(mil)
+    left = n + len(gens)
+    tgt = B.stack_of(content, mil["target"])
+    movers = mil["movers"]
+    if mil["tloc"] == "city" and tgt is None:
+        new = S.copy(content)
+        if left:
+            # city taken: every counter of the attacking force in the area goes in; with
+            # Mi Yue b) Qin holds it, the Yiqu stand in the field (Ruling 27)
+            ally = mil.get("ally") or {"force": None, "moved": 0, "stay": 0}
+            main_left = (
+                (movers and B.size(movers))
+                or (mil["join"] or {}).get("n")
+                or ((mil["join"] or {}).get("gens"))
+            )
+            taker = force if main_left or not ally["force"] else ally["force"]
+            own = B.stack_of(new, taker)
+            if own is not None:
+                new["field"] = [s for s in new["field"] if s["force"] != taker]
+            new["city"] = own or B.new_stack(taker)
+            if movers:
+                B.put(new, movers)
+            if ally["moved"]:
+                B.put(new, B.new_stack(ally["force"], 0, ally["moved"]))
+            c.emit(
+                {
+                    "type": "city_taken",
+                    "area": area,
+                    "force": taker,
+                    "areas": {area: new},
+                    "op": {**op, "mil": {**mil, "movers": None, "ally": unmoved(mil)}},
+                }
+            )
+            return cleared(c, n, gens)
+        pick = B.tidy(new)
+        if pick:
+            opts = [{"force": f} for f in pick]
+            c.emit(
+                {
+                    "type": "decision_owed",
+                    "areas": {area: new},
+                    "op": {
+                        **op,
+                        "owed": {"side": op["side"], "kind": "successor", "options": opts},
+                    },
+                }
+            )
+            return
+        c.emit({"type": "fight_over", "area": area, "areas": {area: new}, "op": op})
+        return end_fight(c)
+    if left == 0:
+        return end_fight(c)
+    if tgt is not None:  # both sides still stand: the movers go back
+        return retreat(c)
+    ally_force = (mil.get("ally") or {}).get("force")
+    others = [f for f in B.forces_in(content) if f not in (force, ally_force)]
+    if not others:
+        return stay(c)
+    fac = B.faction(st, force)
+    hostile = [f for f in others if B.faction(st, f) != fac]
+    options = [
+        {"do": "again", "target": t}
+        for t in target_options(st, area, force, (mil.get("ally") or {}).get("force"))
+    ]
+    if movers:
+        options.append({"do": "retreat"})
+    if not hostile or not movers:
+        options.append({"do": "stay"})
+    if len(options) == 1:
+        return after_choice(c, options[0])
+    set_op(c, "decision_owed", owed={"side": op["side"], "kind": "after", "options": options})
+
+
+def after_choice(c: Ctx, option: dict) -> None:
+    op = c.st["op"]
+    if option["do"] == "again":
+        mil = {**op["mil"], "target": None}
+        c.emit(
+            {
+                "type": "fight_again",
+                "target": option["target"],
+                "op": {**op, "mil": mil, "owed": None, "stage": "engage"},
+            }
+        )
+        choose_engage(c, {"target": option["target"], "join": {"n": 0, "gens": []}})
+        return
+    if option["do"] == "retreat":
+        return retreat(c)
+    return stay(c)
+
+
+def unmoved(mil: dict) -> dict | None:
+    """The Mi Yue b) part once its movers are placed."""
+    return {**mil["ally"], "moved": 0} if mil.get("ally") else None
+
+
+def stay(c: Ctx) -> None:
+    op = c.st["op"]
+    mil = op["mil"]
+    n, gens = attackers(mil)
+    ally = mil.get("ally") or {"moved": 0}
+    if ally["moved"] and not mil["movers"]:
+        mil = {**mil, "movers": B.new_stack(mil["force"])}
+    if mil["movers"]:
+        new = S.copy(c.st["areas"][mil["area"]])
+        B.put(new, mil["movers"])
+        if ally["moved"]:
+            B.put(new, B.new_stack(ally["force"], 0, ally["moved"]))
+        c.emit(
+            {
+                "type": "stayed",
+                "area": mil["area"],
+                "force": mil["force"],
+                "areas": {mil["area"]: new},
+                "op": {**op, "mil": {**mil, "movers": None, "ally": unmoved(mil)}, "owed": None},
+            }
+        )
+    cleared(c, n, gens)
+
+
+def cleared(c: Ctx, n: int, gens: list[str]) -> None:
+    """Ruling 19: after a fight that clears the area, a Mounted Attack may go on with its
+    remaining MP (its surviving participants, all exhausted)."""
+    st = c.st
+    op = st["op"]
+    mil = op["mil"]
+    area, force = mil["area"], mil["force"]
+    hostile = B.hostile_to(st, st["areas"][area], B.faction(st, force), force)
+    if not op["mods"].get("mounted") or mil["mp"] <= 0 or not n + len(gens) or hostile:
+        return end_fight(c)
+    content = st["areas"][area]
+    own = B.stack_of(content, force)
+    empties = content["city"] is own and B.size(own) == n + len(gens)
+    others = [f for f in B.forces_in(content) if f != force]
+    options: list[dict] = [{"do": "stop"}]
+    for path in B.paths(st, area, force, mil["mp"]):
+        for succ in others if empties and len(others) > 1 else [None]:
+            options.append({"do": "onward", "path": path, "successor": succ})
+    if len(options) == 1:
+        return end_fight(c)
+    part = {"n": n, "gens": list(gens)}
+    c.emit(
+        {
+            "type": "decision_owed",
+            "op": {
+                **op,
+                "mil": {**mil, "part": part},
+                "owed": {"side": op["side"], "kind": "onward", "options": options},
+            },
+        }
+    )
+
+
+def onward(c: Ctx, option: dict) -> None:
+    st = c.st
+    op = st["op"]
+    mil = op["mil"]
+    if option["do"] == "stop":
+        return end_fight(c)
+    area, force, part, path = mil["area"], mil["force"], mil["part"], option["path"]
+    new = S.copy(st["areas"][area])
+    s = B.stack_of(new, force)
+    leaving_city = new["city"] is s and B.size(s) == part["n"] + len(part["gens"])
+    B.remove_counters(s, 0, part["n"], part["gens"])
+    if leaving_city:
+        new["city"] = None
+        new["field"] = [x for x in new["field"] if B.size(x)]
+        if option["successor"]:
+            B.promote(new, option["successor"])
+    B.tidy(new)
+    movers = B.new_stack(force, 0, part["n"], {g: False for g in part["gens"]})
+    dest = path[-1]
+    fight = B.hostile_to(st, st["areas"][dest], B.faction(st, force), force)
+    mil2 = {
+        **mil,
+        "movers": movers,
+        "join": None,
+        "fights": 0,
+        "origin": area,
+        "path": path,
+        "area": dest,
+        "last": path[-2] if len(path) > 1 else area,
+        "target": None,
+        "mp": mil["mp"] - B.path_cost(area, path),
+        "part": None,
+    }
+    ev = {
+        "type": "moved",
+        "force": force,
+        "from": area,
+        "path": path,
+        "armies": part["n"],
+        "generals": list(part["gens"]),
+        "activate": mil["act"],
+        "fight": fight,
+    }
+    if fight:
+        ev.update(areas={area: new}, op={**op, "mil": mil2, "owed": None, "stage": "engage"})
+        c.emit(ev)
+        return
+    dcontent = S.copy(st["areas"][dest])
+    B.put(dcontent, movers)
+    ev.update(
+        areas={area: new, dest: dcontent}, op={**op, "mil": {**mil2, "movers": None}, "owed": None}
+    )
+    c.emit(ev)
+    end_fight(c)
+
+
+def retreat(c: Ctx, to: str | None = None) -> None:
+    st = c.st
+    op = st["op"]
+    mil = op["mil"]
+    ally = mil.get("ally") or {"moved": 0}
+    if (not mil["movers"] or not B.size(mil["movers"])) and not ally["moved"]:
+        return end_fight(c)
+    choices = retreat_area(st, mil)
+    if to is None and len(choices) > 1:
+        opts = [{"area": a} for a in choices]
+        set_op(c, "decision_owed", owed={"side": op["side"], "kind": "retreat", "options": opts})
+        return
+    dest = to or choices[0]
+    new = S.copy(st["areas"][dest])
+    if mil["movers"]:
+        B.put(new, mil["movers"])
+    if ally["moved"]:  # Mi Yue b): each to the last area (Ruling 27)
+        B.put(new, B.new_stack(ally["force"], 0, ally["moved"]))
+    c.emit(
+        {
+            "type": "retreated",
+            "force": mil["force"],
+            "from": mil["area"],
+            "to": dest,
+            "areas": {dest: new},
+            "op": {**op, "mil": {**mil, "movers": None, "ally": unmoved(mil)}, "owed": None},
+        }
+    )
+    end_fight(c)
+
+
+def end_fight(c: Ctx) -> None:
+    st = c.st
+    op = st["op"]
+    mil = op["mil"]
+    if mil.get("extra"):  # Wei Wuji leaves the board after the battle (Ruling 24)
+        mil = {**mil, "extra": []}
+        c.emit(
+            {
+                "type": "general_left",
+                "general": "WEI_WUJI",
+                "pool": {"WEI_WUJI": "available"},
+                "op": {**op, "mil": mil},
+            }
+        )
+        op = c.st["op"]
+    area = mil["area"]
+    new = S.copy(st["areas"][area])
+    pick = B.tidy(new)
+    if pick:  # Ruling 36: the active player picks who moves into the empty city
+        opts = [{"force": f} for f in pick]
+        c.emit(
+            {
+                "type": "decision_owed",
+                "areas": {area: new},
+                "op": {**op, "owed": {"side": op["side"], "kind": "successor", "options": opts}},
+            }
+        )
+        return
+    if new != st["areas"][area]:
+        c.emit({"type": "area_settled", "area": area, "areas": {area: new}})
+    finish_military(c)
+
+
+def do_choose(c: Ctx, seat: str, cmd: dict) -> None:
+    op = c.st["op"]
+    owed = op["owed"]
+    i = cmd.get("option")
+    if not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < len(owed["options"]):
+        raise RulesError(f"choose an option from 0 to {len(owed['options']) - 1}")
+    option = owed["options"][i]
+    kind = owed["kind"]
+    c.emit(
+        {
+            "type": "chosen",
+            "side": owed["side"],
+            "kind": kind,
+            "option": option,
+            "op": {**op, "owed": None},
+        }
+    )
+    if kind == "engage":
+        choose_engage(c, option)
+    elif kind == "respond" and op.get("stage") == "char_window":
+        from games.warring_states import cards
+
+        cards.respond_in_char_window(c, seat, option)
+    elif kind == "respond":
+        do_respond(c, seat, option)
+    elif kind == "onward":
+        onward(c, option)
+    elif kind in ("reinforce", "general", "mobilize", "bolster", "city"):
+        from games.warring_states import cards
+
+        cards.chosen(c, kind, option)
+    elif kind == "defend":
+        choose_defence(c, option)
+    elif kind == "losses":
+        take_losses(c, option)
+    elif kind == "after":
+        after_choice(c, option)
+    elif kind == "retreat":
+        retreat(c, option["area"])
+    elif kind == "successor":
+        area = op["mil"]["area"]
+        new = S.copy(c.st["areas"][area])
+        B.promote(new, option["force"])
+        c.emit(
+            {"type": "city_entered", "area": area, "force": option["force"], "areas": {area: new}}
+        )
+        end_fight(c)
+
+
+def do_pick(c: Ctx, seat: str, cmd: dict) -> None:
+    from games.warring_states import cards
+
+    cards.do_pick(c, seat, cmd)
+
+
+HANDLERS = {
+    "bid": do_bid,
+    "play": do_play,
+    "pass": do_pass,
+    "operate": do_operate,
+    "choose": do_choose,
+    "pick": do_pick,
+}

@@ -1,0 +1,187 @@
+"""The state of a game of Warring States and ``evolve``: one event applied, mechanically.
+
+The state is plain JSON-ready data (a dict), so a snapshot is the state itself and the
+position notation is exact. ``decide`` (``rules.py``) works out every consequence and puts
+it in the events; ``evolve`` only writes what an event carries, never decides, never fails.
+
+Board. ``areas``: area -> ``{"city": stack | None, "field": [stack, ...]}``; a stack is
+``{"force", "ready", "tired", "gens": {general: ready?}}`` (armies ready / exhausted, and
+the general counters with their side up). ``track``: force -> ``{"box", "received"}``.
+``pool``: general -> ``"available" | "removed" | turn number it is available again`` for
+generals off the map. Cards: ``decks``/``hands``/``discards``/``removed`` by side.
+Any event may carry the mechanical fields ``areas`` (new content of those areas),
+``track`` (new positions), ``pool`` (new pool entries; null removes) and ``op`` (the
+operation in progress, or null).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+State = dict[str, Any]
+
+
+def initial() -> State:
+    return {
+        "scenario": None,
+        "victory": "basic",
+        "config": {},
+        "turns": 0,
+        "target": 0,
+        "phase": "new",  # new | bid | play | over
+        "sides": {},  # seat -> side
+        "bids": {},
+        "turn": 0,
+        "active": None,  # side whose action phase it is
+        "passes": 0,  # passes in succession
+        "initiative": {"side": None, "flipped": False},
+        "areas": {},
+        "track": {},
+        "pool": {},
+        "eliminated": [],
+        "decks": {"lianheng": [], "alliance": []},
+        "hands": {"lianheng": [], "alliance": []},
+        "discards": {"lianheng": [], "alliance": []},  # [{"card", "up"}], newest last
+        "removed": {"lianheng": [], "alliance": []},
+        "op": None,
+        "standing": {},  # seat -> standing instructions for response windows
+        "prompts": 0,  # response windows a seat was asked at (for the README's figure)
+        "result": None,
+    }
+
+
+def copy(value: Any) -> Any:
+    """A deep copy of plain data (what JSON round-trips)."""
+    return json.loads(json.dumps(value))
+
+
+def thaw(state: State) -> State:
+    """A copy ``apply_in_place`` may change: the top level and the containers it writes
+    into are new, everything below is shared (``apply_in_place`` never changes a value
+    below those: it replaces). Much cheaper than a deep copy, and just as safe."""
+    new = dict(state)
+    for key in (
+        "areas",
+        "track",
+        "pool",
+        "bids",
+        "standing",
+        "decks",
+        "hands",
+        "discards",
+        "removed",
+    ):
+        new[key] = dict(state[key])
+    return new
+
+
+def evolve(state: State, event: dict[str, Any]) -> State:
+    new = thaw(state)
+    apply_in_place(new, event)
+    return new
+
+
+def fold(events: Any, state: State | None = None) -> State:
+    st = initial() if state is None else thaw(state)
+    for event in events:
+        apply_in_place(st, event)
+    return st
+
+
+def _take(cards: list[str], taken: list[str]) -> list[str]:
+    left = list(cards)
+    for c in taken:
+        if c in left:
+            left.remove(c)
+    return left
+
+
+def apply_in_place(st: State, ev: dict[str, Any]) -> None:
+    kind = ev["type"]
+    if "areas" in ev:
+        for area, content in ev["areas"].items():
+            st["areas"][area] = content
+    if "track" in ev:
+        for force, pos in ev["track"].items():
+            if pos is None:
+                st["track"].pop(force, None)
+            else:
+                st["track"][force] = pos
+    if "pool" in ev:
+        for gen, where in ev["pool"].items():
+            if where is None:
+                st["pool"].pop(gen, None)
+            else:
+                st["pool"][gen] = where
+    if "op" in ev:
+        st["op"] = ev["op"]
+    if kind == "game_started":
+        for key in ("scenario", "victory", "config", "turns", "target"):
+            st[key] = ev[key]
+        st["sides"] = dict(ev["sides"])
+        st["phase"] = "bid" if not ev["sides"] else "play"
+    elif kind == "board_set":
+        st["initiative"] = dict(ev["initiative"])
+    elif kind == "bid_made":
+        st["bids"][ev["seat"]] = ev.get("rp")
+    elif kind == "bids_revealed":
+        st["bids"] = dict(ev["bids"])
+        st["sides"] = dict(ev["sides"])
+        st["target"] = ev["target"]
+        st["phase"] = "play"
+    elif kind == "deck_shuffled":
+        st["decks"][ev["side"]] = list(ev.get("deck", []))
+        st["discards"][ev["side"]] = []
+    elif kind == "cards_drawn":
+        side, cards = ev["side"], ev.get("cards", [])
+        st["decks"][side] = _take(st["decks"][side], cards)
+        st["hands"][side] = st["hands"][side] + list(cards)
+    elif kind == "turn_started":
+        st["turn"] = ev["turn"]
+        st["active"] = ev["first"]
+        st["passes"] = 0
+    elif kind == "card_played":
+        side, card = ev["side"], ev.get("card")
+        if card is not None:
+            st["hands"][side] = _take(st["hands"][side], [card])
+            st["discards"][side] = [*st["discards"][side], {"card": card, "up": ev["face"] == "up"}]
+        else:  # a redacted copy: the seat cannot tell which card left the hand
+            st["hands"][side] = st["hands"][side][1:]
+            st["discards"][side] = [*st["discards"][side], {"card": None, "up": False}]
+        st["passes"] = 0
+    elif kind == "passed":
+        st["passes"] += 1
+    elif kind == "phase_ended":
+        st["active"] = ev["next"]
+    elif kind == "initiative_set":
+        st["initiative"] = {"side": ev["side"], "flipped": ev["flipped"]}
+    elif kind == "force_eliminated":
+        st["eliminated"] = [*st["eliminated"], ev["force"]]
+    elif kind == "hand_discarded":
+        side = ev["side"]
+        cards = ev.get("cards")
+        n = len(cards) if cards is not None else ev.get("count", 0)
+        st["hands"][side] = []
+        st["discards"][side] = st["discards"][side] + [
+            {"card": c, "up": False} for c in (cards or [None] * n)
+        ]
+    elif kind == "card_discarded":
+        side, card = ev["side"], ev.get("card")
+        st["hands"][side] = _take(st["hands"][side], [card]) if card else st["hands"][side][1:]
+        st["discards"][side] = [*st["discards"][side], {"card": card, "up": False}]
+    elif kind == "deck_searched":
+        st["decks"][ev["side"]] = list(ev.get("deck", []))
+    elif kind == "card_cancelled":
+        if ev["removed"]:  # Jing Ke: the cancelled card and Jing Ke leave the game
+            for side, card in ((ev["side"], ev["card"]), ("alliance", "A_JING_KE")):
+                st["discards"][side] = [d for d in st["discards"][side] if d["card"] != card]
+                st["removed"][side] = [*st["removed"][side], card]
+    elif kind == "window_opened":  # (prompts: an int, replaced)
+        st["prompts"] += 1
+    elif kind == "standing_set":
+        st["standing"][ev["seat"]] = ev.get("standing")
+    elif kind == "game_ended":
+        st["phase"] = "over"
+        st["op"] = None
+        st["result"] = {k: ev[k] for k in ("winner", "side", "reason", "qin_rp", "target")}

@@ -1,0 +1,164 @@
+"""§15 rulings that change play, each where it applies (others are covered beside the
+worked examples, the cards and the config switches)."""
+
+from __future__ import annotations
+
+from games.warring_states import RULES
+from games.warring_states import board as B
+from games.warring_states import rules as R
+from tests.games.warring_states_helpers import (
+    AL,
+    LH,
+    Dice,
+    choose,
+    never_respond,
+    play,
+    position,
+    stack,
+    types,
+)
+
+HANDS = {"lianheng": ["L_ZHANG_YI", "L_HAN_FEI"], "alliance": ["A_SU_QIN", "A_MAO_SUI"]}
+
+
+def military(st, seat, cmd, dice=()):
+    side = R.side_of(st, seat)
+    st, _ = play(
+        st,
+        seat,
+        {"type": "play", "card": st["hands"][side][0], "face": "down", "action": "military"},
+    )
+    return play(st, seat, {"type": "operate", "generals": [], "activate": None, **cmd}, Dice(*dice))
+
+
+def test_ruling_4_an_alliance_force_attacking_an_alliance_force_sends_it_to_serve_qin():
+    st = never_respond(
+        position(
+            hands=HANDS,
+            active="alliance",
+            areas={"LONGXI": (stack("QIN", 2), [stack("CHU", 1), stack("YIQU", 2)])},
+        )
+    )
+    st, _ = military(st, AL, {"area": "LONGXI", "force": "YIQU", "armies": 2, "path": []})
+    # Chu is friendly to Yiqu: the Qin city may be attacked too (Ruling 34); Yiqu picks Chu
+    assert sorted(o["target"] for o in st["op"]["owed"]["options"]) == ["CHU", "QIN"]
+    st, _ = choose(st, AL, (1, 1), target="CHU")
+    assert st["track"]["CHU"] == {"box": "SERVE_QIN", "received": False}
+
+
+def test_ruling_10_a_short_deck_draws_what_is_there():
+    st = never_respond(
+        position(
+            hands={"lianheng": ["L_HAN_FEI", "L_FAN_JU"], "alliance": ["A_SU_QIN", "A_MAO_SUI"]}
+        )
+    )
+    st["decks"]["lianheng"] = ["L_KING_OF_QIN"]
+    st, _ = play(st, LH, {"type": "play", "card": "L_HAN_FEI", "face": "up", "action": "text"})
+    assert st["hands"]["lianheng"] == ["L_FAN_JU", "L_KING_OF_QIN"]
+    assert st["decks"]["lianheng"] == []
+
+
+def test_ruling_33_a_stack_of_more_than_four_defends_with_four_of_the_defenders_choice():
+    st = never_respond(
+        position(
+            hands=HANDS,
+            areas={"HANZHONG": (stack("QIN", 3), []), "NANYANG": (stack("CHU", 4, 2), [])},
+        )
+    )
+    st, _ = military(st, LH, {"area": "HANZHONG", "force": "QIN", "armies": 3, "path": ["NANYANG"]})
+    assert R.pending(st) == {AL: "choose"} and st["op"]["owed"]["kind"] == "defend"
+    picks = {(o["ready"], o["tired"]) for o in st["op"]["owed"]["options"]}
+    assert picks == {(4, 0), (3, 1), (2, 2)}
+    st, events = choose(st, AL, (1, 1), ready=2, tired=2)
+    assert next(e for e in events if e["type"] == "defence_fixed")["defenders"]["tired"] == 2
+
+
+def test_ruling_36_both_wiped_out_at_a_city_the_active_player_picks_who_moves_in():
+    st = never_respond(
+        position(
+            "QIN_DOMINATES",
+            hands=HANDS,
+            active="lianheng",
+            areas={
+                "HEDONG": (stack("QIN", 1), []),
+                "TAIYUAN": (stack("ZHAO", 1), [stack("HAN", 1), stack("WEI", 1)]),
+            },
+        )
+    )
+    st["track"]["ZHAO"] = {"box": "ANTI_QIN", "received": True}
+    # Han and Wei stand in Serve Qin: friendly fields, so the city may be attacked
+    st, _ = military(st, LH, {"area": "HEDONG", "force": "QIN", "armies": 1, "path": ["TAIYUAN"]})
+    st, _ = choose(st, LH, (6, 6), target="ZHAO")  # 1 hit each way: both are gone
+    assert st["op"]["owed"]["kind"] == "successor"
+    assert sorted(o["force"] for o in st["op"]["owed"]["options"]) == ["HAN", "WEI"]
+    st, _ = choose(st, LH, force="WEI")
+    assert B.controller(st, "TAIYUAN") == "WEI"
+
+
+def test_ruling_38_a_general_lost_in_the_last_turn_leaves_the_game():
+    st = never_respond(
+        position(
+            hands=HANDS,
+            areas={
+                "HANZHONG": (stack("QIN", 0, gens=("SIMA_CUO",)), []),
+                "NANYANG": (stack("CHU", 4), []),
+            },
+        )
+    )
+    st["turn"] = st["turns"]
+    st, _ = military(
+        st,
+        LH,
+        {
+            "area": "HANZHONG",
+            "force": "QIN",
+            "armies": 0,
+            "generals": ["SIMA_CUO"],
+            "path": ["NANYANG"],
+        },
+        dice=(1, 6),
+    )
+    assert st["pool"]["SIMA_CUO"] == "removed"
+
+
+def test_ruling_28_a_neutral_yiqu_field_stack_in_a_qin_area_stops_a_move_and_is_fought():
+    st = never_respond(
+        position(
+            hands=HANDS, track={"YIQU": "NEUTRAL_2"}, areas={"GUANZHONG": (stack("QIN", 4), [])}
+        )
+    )
+    assert ["LONGXI", "SHANGJUN"] not in B.paths(st, "GUANZHONG", "QIN", 3)
+    st, events = military(
+        st, LH, {"area": "GUANZHONG", "force": "QIN", "armies": 4, "path": ["LONGXI"]}, dice=(1, 1)
+    )
+    assert next(e for e in events if e["type"] == "fight_started")["target"] == "YIQU"
+    assert st["track"]["YIQU"] == {"box": "ANTI_QIN", "received": False}
+
+
+def test_ruling_32_a_retreat_into_enemy_counters_does_not_fight():
+    st = never_respond(
+        position(
+            hands=HANDS,
+            areas={
+                "GUANZHONG": (stack("QIN", 4), []),
+                "XIAOHAN": (stack("QIN", 1), [stack("WEI", 2)]),
+                "HAN": (stack("HAN", 4), []),
+            },
+        )
+    )
+    st["track"]["WEI"] = {"box": "SERVE_QIN", "received": True}
+    st, events = military(
+        st,
+        LH,
+        {"area": "GUANZHONG", "force": "QIN", "armies": 3, "path": ["XIAOHAN", "HAN"]},
+        dice=(1, 1),
+    )
+    assert types(events).count("dice_rolled") == 1
+    assert next(e for e in events if e["type"] == "retreated")["to"] == "XIAOHAN"
+
+
+def test_a_player_with_no_cards_only_passes_and_two_passes_end_the_action_step():
+    st = position(hands={"lianheng": [], "alliance": ["A_SU_QIN"]}, active="alliance")
+    st, events = play(st, AL, {"type": "pass"})
+    assert st["turn"] == 2 and "passed" in types(events)
+    assert RULES.outcome(st) is None

@@ -7,12 +7,11 @@ See ``shared/rules/warring_states.md`` (rules, rulings, worked examples) and ``d
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from games.warring_states import moves, rules, schema, state
+from games.warring_states import moves, notation, rules, schema, state
 from games.warring_states import view as views
 from games.warring_states.ai import AI
 from games.warring_states.catalogue import CATALOGUE
@@ -61,12 +60,13 @@ class WarringStates:
 
     @staticmethod
     def dump_state(st: dict) -> str:
-        """The whole position, hidden parts included, as one line of canonical JSON."""
-        return json.dumps(st, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        """The whole position, hidden parts included, as one line of the position notation
+        (``notation.py``, ``docs/warring_states_notation.md``): server-side only."""
+        return notation.dump(st)
 
     @staticmethod
     def load_state(text: str) -> dict:
-        return json.loads(text)
+        return notation.load(text)
 
 
 RULES = WarringStates()

@@ -288,6 +288,8 @@ def _board(text: str) -> dict:
         if match is None:
             raise ValueError(f"{cell!r} is not like area:[City3]Field2+Field1")
         name, city, field = match.groups()
+        if "[" in field or "]" in field:
+            raise ValueError(f"{cell!r}: only the city's stack is in brackets, once, first")
         if name not in CODE_AREA:
             raise ValueError(f"{name!r} is not an area: " + ", ".join(CODE_AREA))
         area = CODE_AREA[name]
@@ -617,9 +619,7 @@ _FIELDS: tuple[tuple[str, _Writer, _Reader], ...] = (
 FIELDS: tuple[str, ...] = tuple(f[0] for f in _FIELDS)
 """The stored fields in their fixed order (the derived ``DERIVED`` ones come after)."""
 KEYS: dict[str, tuple[str, ...]] = {
-    "board": ("areas",),
-    "turn": ("turn", "turns"),
-    **{name: (name,) for name in FIELDS if name not in ("board", "turn")},
+    name: {"board": ("areas",), "turn": ("turn", "turns")}.get(name, (name,)) for name in FIELDS
 }
 """The state keys each field holds (together: every key of ``state.initial()``)."""
 

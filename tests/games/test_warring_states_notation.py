@@ -312,3 +312,26 @@ def test_malformed_lines_are_refused_with_a_sentence(line: str, message: str) ->
 def test_not_text_is_refused() -> None:
     with pytest.raises(notation.NotationError, match="position: expected a line of text"):
         notation.load(None)  # type: ignore[arg-type]
+
+
+def test_determinized_and_seat_folded_positions_round_trip() -> None:
+    """The AI's determinized positions, and a seat's fold of its redacted events (cards it
+    cannot name are ``?``), are states too."""
+    rng = random.Random(5)
+    events = RULES.setup({"scenario": "QIN_DOMINATES", "victory": "bid"}, rng)
+    st = RULES.fold(events)
+    unknown = 0
+    while due := RULES.pending(st):
+        seat = sorted(due)[0]
+        round_trip(RULES.knowledge.determinize(RULES.view(st, seat), seat, random.Random(1)))
+        new = RULES.decide(st, seat, RULES.random_command(st, seat, rng), rng)
+        events += new
+        for event in new:
+            st = RULES.evolve(st, event)
+    for seat in RULES.seats:
+        seen = [e for e in (RULES.redact(e, seat) for e in events) if e is not None]
+        folded = S.initial()
+        for event in seen:
+            folded = S.evolve(folded, event)
+            unknown += "?" in field(round_trip(folded), "discards")
+    assert unknown, "some discards were cards the seat could not name"

@@ -894,20 +894,32 @@ def engage(c: Ctx) -> None:
     op = st["op"]
     mil = op["mil"]
     force, area = mil["force"], mil["area"]
-    targets = target_options(st, area, force, (mil.get("ally") or {}).get("force"))
+    moved_ally = (mil.get("ally") or {}).get("force")
+    targets = target_options(st, area, force, moved_ally)
     joins: list[dict] = [{"n": 0, "gens": []}]
+    # Mi Yue b) (Ruling 27): ready Yiqu counters in the battlefield may join Qin's attack
+    ally = ally_of(st, force)
     if mil["movers"] is not None and mil["fights"] == 0:
-        here = B.stack_of(st["areas"][area], force)
-        moving = B.size(mil["movers"])
+        content = st["areas"][area]
+        here = B.stack_of(content, force) or B.new_stack(force)
+        here_ally = B.stack_of(content, ally) if ally else None
+        ally_ready = here_ally["ready"] if here_ally else 0
+        moving = B.size(mil["movers"]) + (mil.get("ally") or {}).get("moved", 0)
         room = D.constants.max_participants_per_side - moving
-        if here is not None and room > 0:
+        if room > 0 and (here["ready"] or any(here["gens"].values()) or ally_ready):
             ready_gens = sorted(g for g, r in here["gens"].items() if r)
             joins = []
             for ng in range(min(room, len(ready_gens)) + 1):
                 for gens in combinations(ready_gens, ng):
                     for n in range(0, min(room - ng, here["ready"]) + 1):
-                        joins.append({"n": n, "gens": list(gens)})
-    options = [{"target": t, "join": j} for t in targets for j in joins]
+                        for k in range(0, min(room - ng - n, ally_ready) + 1):
+                            joins.append({"n": n, "gens": list(gens), **({"ally": k} if k else {})})
+    options = [
+        {"target": t, "join": j}
+        for t in targets
+        for j in joins
+        if not (j.get("ally") and t == ally)
+    ]
     if not options:  # nothing left to fight (cannot happen after a move that stopped)
         set_op(c, "fight_over", stage="after")
         return
@@ -930,13 +942,21 @@ def choose_engage(c: Ctx, option: dict) -> None:
         "join": option["join"],
     }
     join = option["join"]
-    if join["n"] or join["gens"]:
+    if join["n"] or join["gens"] or join.get("ally"):
         content = S.copy(st["areas"][area])
         s = B.stack_of(content, force)
-        s["ready"] -= join["n"]
-        s["tired"] += join["n"]
-        for g in join["gens"]:
-            s["gens"][g] = False
+        if join["n"] or join["gens"]:
+            s["ready"] -= join["n"]
+            s["tired"] += join["n"]
+            for g in join["gens"]:
+                s["gens"][g] = False
+        if join.get("ally"):  # Mi Yue b): Yiqu of the battlefield join (Ruling 27)
+            ally = ally_of(st, force)
+            a = B.stack_of(content, ally)
+            a["ready"] -= join["ally"]
+            a["tired"] += join["ally"]
+            part = mil.get("ally") or {"force": ally, "moved": 0, "stay": 0}
+            mil["ally"] = {**part, "stay": part["stay"] + join["ally"]}
         ev["areas"] = {area: content}
         mil["join"] = join
     elif mil["join"] is None:

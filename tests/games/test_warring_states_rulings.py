@@ -162,3 +162,71 @@ def test_a_player_with_no_cards_only_passes_and_two_passes_end_the_action_step()
     st, events = play(st, AL, {"type": "pass"})
     assert st["turn"] == 2 and "passed" in types(events)
     assert RULES.outcome(st) is None
+
+
+# -- review of issue 14: rulings that change play, each where it applies ------------------------
+FILL_L = ["L_HAN_FEI", "L_FAN_JU", "L_BOLSTER_MORALE"]
+FILL_A = ["A_MAO_SUI", "A_DOUBLE_RECRUITMENT:1", "A_BOLSTER_MORALE"]
+
+
+def hands(lh, al):
+    return {"lianheng": list(lh), "alliance": list(al)}
+
+
+def up(st, seat, card, dice=(), **params):
+    cmd = {"type": "play", "card": card, "face": "up", "action": "text", **params}
+    return play(st, seat, cmd, Dice(*dice))
+
+
+def operate(**cmd):
+    return {"type": "operate", "generals": [], "activate": None, **cmd}
+
+
+def _mi_yue_b(areas):
+    st = never_respond(
+        position(
+            "QIN_DOMINATES",
+            hands=hands(["L_MI_YUE", *FILL_L], FILL_A),
+            track={"WEI": "ANTI_QIN"},
+            areas=areas,
+        )
+    )
+    st, _ = up(st, LH, "L_MI_YUE", option="b")
+    st, _ = choose(st, LH, force="QIN", area="LONGXI")
+    return st
+
+
+def test_ruling_27_yiqu_counters_already_in_the_battlefield_may_join_a_mi_yue_b_attack():
+    st = _mi_yue_b(
+        {
+            "SHANGJUN": (stack("QIN", 2), []),
+            "HEDONG": (stack("WEI", 3), [stack("YIQU", 2)]),
+        }
+    )
+    st, _ = play(st, LH, operate(area="SHANGJUN", force="QIN", armies=2, path=["HEDONG"]))
+    joins = [o["join"] for o in st["op"]["owed"]["options"]]
+    assert {"n": 0, "gens": [], "ally": 2} in joins
+    # Yiqu on the attacking side is never the target (Ruling 27): only Wei, in the city
+    assert {o["target"] for o in st["op"]["owed"]["options"] if o["join"].get("ally")} == {"WEI"}
+    st, events = choose(st, LH, (6, 1), target="WEI", join={"n": 0, "gens": [], "ally": 2})
+    rolled = next(e for e in events if e["type"] == "dice_rolled")
+    assert rolled["results"]["attacker"]["hits"] == 2  # strength 4 with the 2 Yiqu, roll 6
+    assert st["areas"]["HEDONG"]["field"] == [stack("YIQU", 0, 2)]
+    assert st["areas"]["HEDONG"]["city"] == stack("WEI", 1)  # 3 - 2
+
+
+def test_ruling_27_moving_yiqu_count_against_the_four_counter_limit_of_joiners():
+    st = _mi_yue_b(
+        {
+            "SHANGJUN": (stack("QIN", 2), [stack("YIQU", 2)]),
+            "HEDONG": (stack("WEI", 3), [stack("QIN", 2)]),
+        }
+    )
+    st, events = play(
+        st,
+        LH,
+        operate(area="SHANGJUN", force="QIN", armies=2, ally=2, path=["HEDONG"]),
+        Dice(1, 1),
+    )
+    # 2 Qin + 2 Yiqu moved: 4 already, no Qin of He Dong may join; the fight goes on at once
+    assert next(e for e in events if e["type"] == "target_chosen")["join"] == {"n": 0, "gens": []}

@@ -1037,28 +1037,43 @@ def response_kinds(st: dict) -> list[str]:
         if kind.endswith("ELITE_CROSSBOWMEN") and mil["first"]["defender"]:
             continue  # it has fired first already: a second one adds nothing
         out.append(kind)
-    if passive == "alliance" and defending and xinling_possible(st, mil):
+    if passive == "alliance" and defending and xinling_routes(st, mil):
         out.append("A_LORD_XINLING")
     return out
 
 
-def xinling_possible(st: dict, mil: dict) -> bool:
+def xinling_routes(st: dict, mil: dict) -> list[dict]:
     """Lord Xinling b) (Ruling 24): Wei is Alliance, Wei Wuji is off the board, the card is
     not known to be spent, and he can reach the battle from some Wei stack (MA 2, normal
-    movement, stopping on non-friendly counters other than the battlefield)."""
+    movement, stopping on non-friendly counters other than the battlefield). Each route
+    is ``{"from": area, "path": [...]}`` (``[]`` when that Wei stack is in the battlefield)."""
     if B.faction(st, "WEI") != "alliance" or st["pool"].get("WEI_WUJI") != "available":
-        return False
+        return []
     if publicly_spent(st, "alliance", "A_LORD_XINLING") or mil.get("extra"):
-        return False
+        return []
     battle = mil["area"]
+    ma = B.ma_of(["WEI_WUJI"], "WEI_WUJI")
+    out = []
     for area in D.areas:
         if not B.stack_of(st["areas"][area], "WEI"):
             continue
-        if area == battle or any(
-            p[-1] == battle for p in B.paths(st, area, "WEI", D.constants.ma_default)
-        ):
-            return True
-    return False
+        if area == battle:
+            out.append({"from": area, "path": []})
+            continue
+        out += [{"from": area, "path": p} for p in B.paths(st, area, "WEI", ma) if p[-1] == battle]
+    return out
+
+
+def response_options(st: dict, kinds: list[str]) -> list[dict]:
+    """The public options of a combat window: let it pass, or one of ``kinds`` (Lord
+    Xinling b) once per route Wei Wuji may take to the battle, recorded when played)."""
+    options: list[dict] = [{"card": None}]
+    for k in kinds:
+        if k == "A_LORD_XINLING":
+            options += [{"card": k, **r} for r in xinling_routes(st, st["op"]["mil"])]
+        else:
+            options.append({"card": k})
+    return options
 
 
 def open_window(c: Ctx) -> None:
@@ -1071,7 +1086,7 @@ def open_window(c: Ctx) -> None:
     passive = B.OTHER[op["side"]]
     seat = seat_of(st, passive)
     standing = st["standing"].get(seat) or {"mode": "ask"}
-    options = [{"card": None}] + [{"card": k} for k in kinds]
+    options = response_options(st, kinds)
     if standing["mode"] == "ask":
         op2 = {**op, "owed": {"side": passive, "kind": "respond", "options": options}}
         c.emit({"type": "window_opened", "side": passive, "kinds": kinds, "op": op2})
@@ -1081,7 +1096,8 @@ def open_window(c: Ctx) -> None:
     for k in wanted:
         card = next((x for x in hand if kind_of(x) == k), None)
         if card is not None:
-            play_response(c, passive, card, auto=True)
+            route = next(o for o in options if o["card"] == k)
+            play_response(c, passive, card, auto=True, route=route)
             return
     set_op(c, "window_closed", stage="defend")
 
@@ -1096,10 +1112,10 @@ def do_respond(c: Ctx, seat: str, option: dict) -> None:
     card = next((x for x in st["hands"][side] if kind_of(x) == kind), None)
     if card is None:
         raise RulesError(f"you hold no {D.cards[kind].name}")
-    play_response(c, side, card, auto=False)
+    play_response(c, side, card, auto=False, route=option)
 
 
-def play_response(c: Ctx, side: str, card: str, auto: bool) -> None:
+def play_response(c: Ctx, side: str, card: str, auto: bool, route: dict | None = None) -> None:
     """A Break card's option b) as a response (Ruling 16); the window stays open for more."""
     st = c.st
     op = st["op"]
@@ -1125,6 +1141,8 @@ def play_response(c: Ctx, side: str, card: str, auto: bool) -> None:
     elif kind == "A_LORD_XINLING":
         mil["extra"] = ["WEI_WUJI"]
         ev.update(effect="wei_wuji", pool={"WEI_WUJI": None}, force="WEI")
+        if route and route.get("from"):  # his route to the battle (Ruling 24)
+            ev.update({"from": route["from"], "path": list(route["path"])})
     elif kind.endswith("ELITE_CROSSBOWMEN"):
         first = dict(mil["first"])
         first["defender"] = True
@@ -1185,8 +1203,11 @@ def defend(c: Ctx) -> None:
                         picks.append((r, t, gs))
     options = []
     for r, t, gs in picks:
-        by_icon = {D.generals[g].icons[0]: g for g in gs}
-        acts = sorted(by_icon.values()) if len(by_icon) > 1 else [gs[0] if gs else None]
+        # the player picks the activated general among the target force's own (§2.2);
+        # a general of another force (Wei Wuji) has his own icon effect
+        own = [g for g in gs if D.generals[g].force == mil["target"]]
+        by_icon = {D.generals[g].icons[0]: g for g in own}
+        acts = sorted(by_icon.values()) if len(by_icon) > 1 else [own[0] if own else None]
         for act in acts:
             options.append({"ready": r, "tired": t, "gens": list(gs), "act": act})
     if len(options) == 1:
@@ -1200,8 +1221,9 @@ def defend(c: Ctx) -> None:
 def choose_defence(c: Ctx, option: dict) -> None:
     op = c.st["op"]
     mil = {**op["mil"], "def": option}
-    if option["act"] is None and len(option["gens"]) == 1:
-        mil["def"] = {**option, "act": option["gens"][0]}
+    own = [g for g in option["gens"] if D.generals[g].force == mil["target"]]
+    if option["act"] is None and len(own) == 1:
+        mil["def"] = {**option, "act": own[0]}
     c.emit(
         {
             "type": "defence_fixed",
@@ -1225,8 +1247,19 @@ def strength(n_counters: int, city: bool) -> int:
     return min(cap, n_counters + (D.constants.city_defender_bonus if city else 0))
 
 
-def icon(gen: str | None, gens: list[str], what: str) -> int:
-    return 1 if gen and gen in gens and what in D.generals[gen].icons else 0
+def icon(acts: list[str | None], gens: list[str], what: str) -> int:
+    """The number of activated generals taking part with icon ``what``."""
+    return sum(1 for g in set(acts) if g and g in gens and what in D.generals[g].icons)
+
+
+def activated(mil: dict, who: str) -> list[str | None]:
+    """The generals whose icons count (§2.2: one activated general per force): the
+    attacker's, the defender's, and a general of another force defending with the target
+    (Wei Wuji, Ruling 24)."""
+    if who == "attacker":
+        return [mil["act"]]
+    d = mil["def"]
+    return [d["act"], *(g for g in d["gens"] if D.generals[g].force != mil["target"])]
 
 
 def result(mil: dict, who: str, die: int) -> tuple[int, int]:
@@ -1235,11 +1268,13 @@ def result(mil: dict, who: str, die: int) -> tuple[int, int]:
     n += len(gens)
     d = mil["def"]
     dn, dgens = d["ready"] + d["tired"] + len(d["gens"]), d["gens"]
+    other = "defender" if who == "attacker" else "attacker"
+    my_act, their_act = activated(mil, who), activated(mil, other)
     if who == "attacker":
-        mine, my_gens, my_act, their_gens, their_act = n, gens, mil["act"], dgens, d["act"]
+        mine, my_gens, their_gens = n, gens, dgens
         st_ = strength(n, False)
     else:
-        mine, my_gens, my_act, their_gens, their_act = dn, dgens, d["act"], gens, mil["act"]
+        mine, my_gens, their_gens = dn, dgens, gens
         st_ = strength(dn, mil["tloc"] == "city")
     if mine == 0:
         return die, 0
@@ -1458,6 +1493,9 @@ def after_fight(c: Ctx) -> None:
     n, gens = attackers(mil)
     left = n + len(gens)
     tgt = B.stack_of(content, mil["target"])
+    if tgt is None and mil.get("extra"):
+        # Wei Wuji survived: a defending counter is left, nothing is taken (Ruling 24, §9.7)
+        tgt = {"force": "WEI", "ready": 0, "tired": 0, "gens": dict.fromkeys(mil["extra"])}
     movers = mil["movers"]
     if mil["tloc"] == "city" and tgt is None:
         new = S.copy(content)

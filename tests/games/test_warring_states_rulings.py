@@ -230,3 +230,52 @@ def test_ruling_27_moving_yiqu_count_against_the_four_counter_limit_of_joiners()
     )
     # 2 Qin + 2 Yiqu moved: 4 already, no Qin of He Dong may join; the fight goes on at once
     assert next(e for e in events if e["type"] == "target_chosen")["join"] == {"n": 0, "gens": []}
+
+
+def _xinling(handan, qin=3, wei_areas=None):
+    st = position(
+        hands=hands(["L_ZHANG_YI", *FILL_L], ["A_LORD_XINLING", *FILL_A]),
+        track={"WEI": "ANTI_QIN"},
+        areas={"SHANGDANG": (stack("QIN", qin), []), "HANDAN": (handan, []), **(wei_areas or {})},
+    )
+    st, _ = play(
+        st, LH, {"type": "play", "card": "L_ZHANG_YI", "face": "down", "action": "military"}
+    )
+    st, events = play(st, LH, operate(area="SHANGDANG", force="QIN", armies=qin, path=["HANDAN"]))
+    return st, events
+
+
+def test_ruling_24_wei_wujis_route_to_the_battle_is_chosen_and_recorded():
+    # Wei in Da Liang (normal border to Han Dan) and in Han (Han - Da Liang - Han Dan)
+    st, _ = _xinling(stack("ZHAO", 2), wei_areas={"HAN": (stack("WEI", 1), [])})
+    routes = [o for o in st["op"]["owed"]["options"] if o["card"] == "A_LORD_XINLING"]
+    assert {"card": "A_LORD_XINLING", "from": "DALIANG", "path": ["HANDAN"]} in routes
+    assert {"card": "A_LORD_XINLING", "from": "HAN", "path": ["DALIANG", "HANDAN"]} in routes
+    st, events = choose(st, AL, card="A_LORD_XINLING", **{"from": "HAN"})
+    resolved = next(e for e in events if e["type"] == "response_resolved")
+    assert resolved["from"] == "HAN" and resolved["path"] == ["DALIANG", "HANDAN"]
+
+
+def test_ruling_24_wei_wujis_sword_counts_beside_the_defending_forces_activated_general():
+    # Zhao 1 + Li Mu (Sword, activated for Zhao) + Wei Wuji (Sword, his own force's): +2
+    st, _ = _xinling(stack("ZHAO", 1, gens=("LI_MU",)))
+    st["pool"].pop("LI_MU", None)
+    st, _ = choose(st, AL, card="A_LORD_XINLING")
+    st, events = choose(st, AL, (1, 4), card=None)
+    rolled = next(e for e in events if e["type"] == "dice_rolled")
+    assert rolled["results"]["defender"] == {"die": 4, "modified": 6, "hits": 3}
+
+
+def test_ruling_24_wei_wuji_surviving_alone_keeps_the_city_from_being_taken():
+    # Qin 4 against Zhao 1 + Wei Wuji in the city: 1 hit each way; the Alliance loses the Zhao
+    st, _ = _xinling(stack("ZHAO", 1), qin=4)
+    st, _ = choose(st, AL, card="A_LORD_XINLING")
+    st, events = choose(st, AL, (1, 1), card=None)
+    st, events = choose(st, AL, ready=1, gens=[])
+    if st["op"] and (st["op"].get("owed") or {}).get("kind") == "losses":
+        st, more = choose(st, LH, movers=1)
+        events += more
+    assert "city_taken" not in types(events)
+    assert next(e for e in events if e["type"] == "retreated")["to"] == "SHANGDANG"
+    assert st["areas"]["HANDAN"] == {"city": None, "field": []}  # he left after the battle
+    assert st["pool"]["WEI_WUJI"] == "available"

@@ -968,6 +968,7 @@ def choose_engage(c: Ctx, option: dict) -> None:
     mil["first"] = {"attacker": bool(op["mods"].get("attacker_first")), "defender": False}
     mil["drm"] = {"attacker": int(op["mods"].get("attacker_drm", 0)), "defender": 0}
     mil["responses"] = []
+    mil["han_bonus"] = False  # a response's effects last for its own fight only
     mil["han_bonus_attacker"] = bool(op["mods"].get("han_bonus"))
     gens = (mil["movers"]["gens"] if mil["movers"] else {}) | dict.fromkeys(mil["join"]["gens"])
     if mil["act"] not in gens:

@@ -279,3 +279,27 @@ def test_ruling_24_wei_wuji_surviving_alone_keeps_the_city_from_being_taken():
     assert next(e for e in events if e["type"] == "retreated")["to"] == "SHANGDANG"
     assert st["areas"]["HANDAN"] == {"city": None, "field": []}  # he left after the battle
     assert st["pool"]["WEI_WUJI"] == "available"
+
+
+def test_ruling_21_hans_plus_one_from_a_crossbow_response_lasts_for_that_fight_only():
+    st = position(
+        hands=hands(["L_ZHANG_YI", *FILL_L], ["A_ELITE_CROSSBOWMEN", *FILL_A]),
+        areas={"XIAOHAN": (stack("QIN", 4), []), "HAN": (stack("HAN", 1), [stack("ZHAO", 1)])},
+    )
+    st["standing"] = {
+        LH: {"mode": "never", "cards": []},
+        AL: {"mode": "auto", "cards": ["A_ELITE_CROSSBOWMEN"]},
+    }
+    st, _ = play(
+        st, LH, {"type": "play", "card": "L_ZHANG_YI", "face": "down", "action": "military"}
+    )
+    # Zhao's field stack first (Ruling 34); the crossbows answer, Zhao fires first: no hit
+    st, events = play(
+        st, LH, operate(area="XIAOHAN", force="QIN", armies=4, path=["HAN"]), Dice(6, 1)
+    )
+    assert "response_resolved" in types(events)
+    assert not st["areas"]["HAN"]["field"]
+    # fighting Han next, with no new response: no +1 for Han (2 stays 2: no hit at CF 2)
+    st, events = choose(st, LH, (1, 2), do="again", target="HAN")
+    rolled = next(e for e in events if e["type"] == "dice_rolled")
+    assert rolled["results"]["defender"] == {"die": 2, "modified": 2, "hits": 0}

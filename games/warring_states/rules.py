@@ -915,10 +915,11 @@ def engage(c: Ctx) -> None:
                         for k in range(0, min(room - ng - n, ally_ready) + 1):
                             joins.append({"n": n, "gens": list(gens), **({"ally": k} if k else {})})
     options = [
-        {"target": t, "join": j}
+        {"target": t, "join": j, **({"act": a} if a else {})}
         for t in targets
         for j in joins
         if not (j.get("ally") and t == ally)
+        for a in joiner_acts(mil, j)
     ]
     if not options:  # nothing left to fight (cannot happen after a move that stopped)
         set_op(c, "fight_over", stage="after")
@@ -927,6 +928,15 @@ def engage(c: Ctx) -> None:
         choose_engage(c, options[0])
         return
     set_op(c, "decision_owed", owed={"side": op["side"], "kind": "engage", "options": options})
+
+
+def joiner_acts(mil: dict, join: dict) -> list[str | None]:
+    """§2.2: with several generals of the attacking force and none activated yet (the
+    movers had none), the attacker activates one of those who join; [None]: no choice."""
+    gens = sorted((mil["movers"]["gens"] if mil["movers"] else {}) | dict.fromkeys(join["gens"]))
+    if mil["act"] in gens or len(gens) < 2:
+        return [None]
+    return gens
 
 
 def choose_engage(c: Ctx, option: dict) -> None:
@@ -971,7 +981,9 @@ def choose_engage(c: Ctx, option: dict) -> None:
     mil["han_bonus"] = False  # a response's effects last for its own fight only
     mil["han_bonus_attacker"] = bool(op["mods"].get("han_bonus"))
     gens = (mil["movers"]["gens"] if mil["movers"] else {}) | dict.fromkeys(mil["join"]["gens"])
-    if mil["act"] not in gens:
+    if option.get("act"):
+        mil["act"] = option["act"]
+    elif mil["act"] not in gens:
         mil["act"] = sorted(gens)[0] if len(gens) == 1 else None
     ev["op"] = {**op, "mil": mil, "owed": None, "stage": "shift"}
     c.emit(ev)

@@ -303,3 +303,24 @@ def test_ruling_21_hans_plus_one_from_a_crossbow_response_lasts_for_that_fight_o
     st, events = choose(st, LH, (1, 2), do="again", target="HAN")
     rolled = next(e for e in events if e["type"] == "dice_rolled")
     assert rolled["results"]["defender"] == {"die": 2, "modified": 2, "hits": 0}
+
+
+def test_generals_joining_from_the_battlefield_one_of_them_is_activated():
+    """§2.2: one general of the force has its icon effect, picked by the attacker."""
+    st = never_respond(
+        position(
+            hands=HANDS,
+            areas={
+                "XIAOHAN": (stack("QIN", 1), []),
+                "HAN": (stack("HAN", 4), [stack("QIN", gens=("BAI_QI", "WANG_JIAN"))]),
+            },
+        )
+    )
+    st, _ = military(st, LH, {"area": "XIAOHAN", "force": "QIN", "armies": 1, "path": ["HAN"]})
+    both = {"n": 0, "gens": ["BAI_QI", "WANG_JIAN"]}
+    acts = {o.get("act") for o in st["op"]["owed"]["options"] if o["join"] == both}
+    assert acts == {"BAI_QI", "WANG_JIAN"}
+    st, events = choose(st, LH, (3, 1), join=both, act="BAI_QI")
+    rolled = next(e for e in events if e["type"] == "dice_rolled")
+    # strength 3, 3 + 1 (Bai Qi) = 4: "1+" with a general, 2 hits
+    assert rolled["results"]["attacker"] == {"die": 3, "modified": 4, "hits": 2}

@@ -774,3 +774,28 @@ def test_ruling_51_card_links_and_the_emissary_to_a_minor_kingdom():
     st2["eliminated"] = ["YIQU"]
     st2["track"].pop("YIQU")
     assert cards.variants(st2, "lianheng", "L_MI_YUE") == []
+
+
+def test_ruling_21_elite_crossbowmen_a_fires_first_in_every_fight_of_the_operation():
+    st = never_respond(
+        position(
+            hands=hands(["L_ELITE_CROSSBOWMEN", *FILL_L], FILL_A),
+            areas={
+                "GUANZHONG": (stack("QIN", 4), []),
+                "XIAOHAN": (stack("ZHAO", 1), [stack("WEI", 1)]),
+            },
+            track={"WEI": "NEUTRAL_1"},
+        )
+    )
+    st, _ = up(st, LH, "L_ELITE_CROSSBOWMEN", option="a")
+    st, events = play(
+        st, LH, operate(area="GUANZHONG", force="QIN", armies=4, path=["XIAOHAN"]), Dice(6, 6)
+    )
+    first = next(e for e in events if e["type"] == "dice_rolled")
+    assert set(first["results"]) == {"attacker"}  # Wei (wiped out first) strikes back with 0
+    assert next(e for e in events if e["type"] == "second_strike")["hits"] == 0
+    st, events = choose(st, LH, (6, 6), do="again", target="ZHAO")
+    again = next(e for e in events if e["type"] == "dice_rolled")
+    assert set(again["results"]) == {"attacker"}
+    assert again["results"]["attacker"]["modified"] == 6  # +2, clamped
+    assert st["areas"]["XIAOHAN"]["city"]["force"] == "QIN"

@@ -186,7 +186,12 @@ def _option_value(state: dict, side: str, kind: str, o: dict) -> float:
         return len(o["gens"]) * 2 + o["ready"] + o["tired"]
     if kind == "engage":
         target = B.stack_of(state["areas"][state["op"]["mil"]["area"]], o["target"])
-        return o["join"]["n"] + len(o["join"]["gens"]) - _strength(target) / 4
+        return (
+            o["join"]["n"]
+            + len(o["join"]["gens"])
+            + o["join"].get("ally", 0)
+            - _strength(target) / 4
+        )
     if kind == "after":
         return {"again": 1.0, "stay": 2.0, "retreat": 0.0}[o["do"]]
     if kind in ("reinforce", "general"):

@@ -894,20 +894,33 @@ def engage(c: Ctx) -> None:
     op = st["op"]
     mil = op["mil"]
     force, area = mil["force"], mil["area"]
-    targets = target_options(st, area, force, (mil.get("ally") or {}).get("force"))
+    moved_ally = (mil.get("ally") or {}).get("force")
+    targets = target_options(st, area, force, moved_ally)
     joins: list[dict] = [{"n": 0, "gens": []}]
+    # Mi Yue b) (Ruling 27): ready Yiqu counters in the battlefield may join Qin's attack
+    ally = ally_of(st, force)
     if mil["movers"] is not None and mil["fights"] == 0:
-        here = B.stack_of(st["areas"][area], force)
-        moving = B.size(mil["movers"])
+        content = st["areas"][area]
+        here = B.stack_of(content, force) or B.new_stack(force)
+        here_ally = B.stack_of(content, ally) if ally else None
+        ally_ready = here_ally["ready"] if here_ally else 0
+        moving = B.size(mil["movers"]) + (mil.get("ally") or {}).get("moved", 0)
         room = D.constants.max_participants_per_side - moving
-        if here is not None and room > 0:
+        if room > 0 and (here["ready"] or any(here["gens"].values()) or ally_ready):
             ready_gens = sorted(g for g, r in here["gens"].items() if r)
             joins = []
             for ng in range(min(room, len(ready_gens)) + 1):
                 for gens in combinations(ready_gens, ng):
                     for n in range(0, min(room - ng, here["ready"]) + 1):
-                        joins.append({"n": n, "gens": list(gens)})
-    options = [{"target": t, "join": j} for t in targets for j in joins]
+                        for k in range(0, min(room - ng - n, ally_ready) + 1):
+                            joins.append({"n": n, "gens": list(gens), **({"ally": k} if k else {})})
+    options = [
+        {"target": t, "join": j, **({"act": a} if a else {})}
+        for t in targets
+        for j in joins
+        if not (j.get("ally") and t == ally)
+        for a in joiner_acts(mil, j)
+    ]
     if not options:  # nothing left to fight (cannot happen after a move that stopped)
         set_op(c, "fight_over", stage="after")
         return
@@ -915,6 +928,15 @@ def engage(c: Ctx) -> None:
         choose_engage(c, options[0])
         return
     set_op(c, "decision_owed", owed={"side": op["side"], "kind": "engage", "options": options})
+
+
+def joiner_acts(mil: dict, join: dict) -> list[str | None]:
+    """§2.2: with several generals of the attacking force and none activated yet (the
+    movers had none), the attacker activates one of those who join; [None]: no choice."""
+    gens = sorted((mil["movers"]["gens"] if mil["movers"] else {}) | dict.fromkeys(join["gens"]))
+    if mil["act"] in gens or len(gens) < 2:
+        return [None]
+    return gens
 
 
 def choose_engage(c: Ctx, option: dict) -> None:
@@ -930,13 +952,21 @@ def choose_engage(c: Ctx, option: dict) -> None:
         "join": option["join"],
     }
     join = option["join"]
-    if join["n"] or join["gens"]:
+    if join["n"] or join["gens"] or join.get("ally"):
         content = S.copy(st["areas"][area])
         s = B.stack_of(content, force)
-        s["ready"] -= join["n"]
-        s["tired"] += join["n"]
-        for g in join["gens"]:
-            s["gens"][g] = False
+        if join["n"] or join["gens"]:
+            s["ready"] -= join["n"]
+            s["tired"] += join["n"]
+            for g in join["gens"]:
+                s["gens"][g] = False
+        if join.get("ally"):  # Mi Yue b): Yiqu of the battlefield join (Ruling 27)
+            ally = ally_of(st, force)
+            a = B.stack_of(content, ally)
+            a["ready"] -= join["ally"]
+            a["tired"] += join["ally"]
+            part = mil.get("ally") or {"force": ally, "moved": 0, "stay": 0}
+            mil["ally"] = {**part, "stay": part["stay"] + join["ally"]}
         ev["areas"] = {area: content}
         mil["join"] = join
     elif mil["join"] is None:
@@ -948,9 +978,12 @@ def choose_engage(c: Ctx, option: dict) -> None:
     mil["first"] = {"attacker": bool(op["mods"].get("attacker_first")), "defender": False}
     mil["drm"] = {"attacker": int(op["mods"].get("attacker_drm", 0)), "defender": 0}
     mil["responses"] = []
+    mil["han_bonus"] = False  # a response's effects last for its own fight only
     mil["han_bonus_attacker"] = bool(op["mods"].get("han_bonus"))
     gens = (mil["movers"]["gens"] if mil["movers"] else {}) | dict.fromkeys(mil["join"]["gens"])
-    if mil["act"] not in gens:
+    if option.get("act"):
+        mil["act"] = option["act"]
+    elif mil["act"] not in gens:
         mil["act"] = sorted(gens)[0] if len(gens) == 1 else None
     ev["op"] = {**op, "mil": mil, "owed": None, "stage": "shift"}
     c.emit(ev)
@@ -1017,28 +1050,43 @@ def response_kinds(st: dict) -> list[str]:
         if kind.endswith("ELITE_CROSSBOWMEN") and mil["first"]["defender"]:
             continue  # it has fired first already: a second one adds nothing
         out.append(kind)
-    if passive == "alliance" and defending and xinling_possible(st, mil):
+    if passive == "alliance" and defending and xinling_routes(st, mil):
         out.append("A_LORD_XINLING")
     return out
 
 
-def xinling_possible(st: dict, mil: dict) -> bool:
+def xinling_routes(st: dict, mil: dict) -> list[dict]:
     """Lord Xinling b) (Ruling 24): Wei is Alliance, Wei Wuji is off the board, the card is
     not known to be spent, and he can reach the battle from some Wei stack (MA 2, normal
-    movement, stopping on non-friendly counters other than the battlefield)."""
+    movement, stopping on non-friendly counters other than the battlefield). Each route
+    is ``{"from": area, "path": [...]}`` (``[]`` when that Wei stack is in the battlefield)."""
     if B.faction(st, "WEI") != "alliance" or st["pool"].get("WEI_WUJI") != "available":
-        return False
+        return []
     if publicly_spent(st, "alliance", "A_LORD_XINLING") or mil.get("extra"):
-        return False
+        return []
     battle = mil["area"]
+    ma = B.ma_of(["WEI_WUJI"], "WEI_WUJI")
+    out = []
     for area in D.areas:
         if not B.stack_of(st["areas"][area], "WEI"):
             continue
-        if area == battle or any(
-            p[-1] == battle for p in B.paths(st, area, "WEI", D.constants.ma_default)
-        ):
-            return True
-    return False
+        if area == battle:
+            out.append({"from": area, "path": []})
+            continue
+        out += [{"from": area, "path": p} for p in B.paths(st, area, "WEI", ma) if p[-1] == battle]
+    return out
+
+
+def response_options(st: dict, kinds: list[str]) -> list[dict]:
+    """The public options of a combat window: let it pass, or one of ``kinds`` (Lord
+    Xinling b) once per route Wei Wuji may take to the battle, recorded when played)."""
+    options: list[dict] = [{"card": None}]
+    for k in kinds:
+        if k == "A_LORD_XINLING":
+            options += [{"card": k, **r} for r in xinling_routes(st, st["op"]["mil"])]
+        else:
+            options.append({"card": k})
+    return options
 
 
 def open_window(c: Ctx) -> None:
@@ -1051,7 +1099,7 @@ def open_window(c: Ctx) -> None:
     passive = B.OTHER[op["side"]]
     seat = seat_of(st, passive)
     standing = st["standing"].get(seat) or {"mode": "ask"}
-    options = [{"card": None}] + [{"card": k} for k in kinds]
+    options = response_options(st, kinds)
     if standing["mode"] == "ask":
         op2 = {**op, "owed": {"side": passive, "kind": "respond", "options": options}}
         c.emit({"type": "window_opened", "side": passive, "kinds": kinds, "op": op2})
@@ -1061,7 +1109,8 @@ def open_window(c: Ctx) -> None:
     for k in wanted:
         card = next((x for x in hand if kind_of(x) == k), None)
         if card is not None:
-            play_response(c, passive, card, auto=True)
+            route = next(o for o in options if o["card"] == k)
+            play_response(c, passive, card, auto=True, route=route)
             return
     set_op(c, "window_closed", stage="defend")
 
@@ -1076,10 +1125,10 @@ def do_respond(c: Ctx, seat: str, option: dict) -> None:
     card = next((x for x in st["hands"][side] if kind_of(x) == kind), None)
     if card is None:
         raise RulesError(f"you hold no {D.cards[kind].name}")
-    play_response(c, side, card, auto=False)
+    play_response(c, side, card, auto=False, route=option)
 
 
-def play_response(c: Ctx, side: str, card: str, auto: bool) -> None:
+def play_response(c: Ctx, side: str, card: str, auto: bool, route: dict | None = None) -> None:
     """A Break card's option b) as a response (Ruling 16); the window stays open for more."""
     st = c.st
     op = st["op"]
@@ -1105,6 +1154,8 @@ def play_response(c: Ctx, side: str, card: str, auto: bool) -> None:
     elif kind == "A_LORD_XINLING":
         mil["extra"] = ["WEI_WUJI"]
         ev.update(effect="wei_wuji", pool={"WEI_WUJI": None}, force="WEI")
+        if route and route.get("from"):  # his route to the battle (Ruling 24)
+            ev.update({"from": route["from"], "path": list(route["path"])})
     elif kind.endswith("ELITE_CROSSBOWMEN"):
         first = dict(mil["first"])
         first["defender"] = True
@@ -1165,8 +1216,11 @@ def defend(c: Ctx) -> None:
                         picks.append((r, t, gs))
     options = []
     for r, t, gs in picks:
-        by_icon = {D.generals[g].icons[0]: g for g in gs}
-        acts = sorted(by_icon.values()) if len(by_icon) > 1 else [gs[0] if gs else None]
+        # the player picks the activated general among the target force's own (§2.2);
+        # a general of another force (Wei Wuji) has his own icon effect
+        own = [g for g in gs if D.generals[g].force == mil["target"]]
+        by_icon = {D.generals[g].icons[0]: g for g in own}
+        acts = sorted(by_icon.values()) if len(by_icon) > 1 else [own[0] if own else None]
         for act in acts:
             options.append({"ready": r, "tired": t, "gens": list(gs), "act": act})
     if len(options) == 1:
@@ -1180,8 +1234,9 @@ def defend(c: Ctx) -> None:
 def choose_defence(c: Ctx, option: dict) -> None:
     op = c.st["op"]
     mil = {**op["mil"], "def": option}
-    if option["act"] is None and len(option["gens"]) == 1:
-        mil["def"] = {**option, "act": option["gens"][0]}
+    own = [g for g in option["gens"] if D.generals[g].force == mil["target"]]
+    if option["act"] is None and len(own) == 1:
+        mil["def"] = {**option, "act": own[0]}
     c.emit(
         {
             "type": "defence_fixed",
@@ -1205,8 +1260,19 @@ def strength(n_counters: int, city: bool) -> int:
     return min(cap, n_counters + (D.constants.city_defender_bonus if city else 0))
 
 
-def icon(gen: str | None, gens: list[str], what: str) -> int:
-    return 1 if gen and gen in gens and what in D.generals[gen].icons else 0
+def icon(acts: list[str | None], gens: list[str], what: str) -> int:
+    """The number of activated generals taking part with icon ``what``."""
+    return sum(1 for g in set(acts) if g and g in gens and what in D.generals[g].icons)
+
+
+def activated(mil: dict, who: str) -> list[str | None]:
+    """The generals whose icons count (§2.2: one activated general per force): the
+    attacker's, the defender's, and a general of another force defending with the target
+    (Wei Wuji, Ruling 24)."""
+    if who == "attacker":
+        return [mil["act"]]
+    d = mil["def"]
+    return [d["act"], *(g for g in d["gens"] if D.generals[g].force != mil["target"])]
 
 
 def result(mil: dict, who: str, die: int) -> tuple[int, int]:
@@ -1215,11 +1281,13 @@ def result(mil: dict, who: str, die: int) -> tuple[int, int]:
     n += len(gens)
     d = mil["def"]
     dn, dgens = d["ready"] + d["tired"] + len(d["gens"]), d["gens"]
+    other = "defender" if who == "attacker" else "attacker"
+    my_act, their_act = activated(mil, who), activated(mil, other)
     if who == "attacker":
-        mine, my_gens, my_act, their_gens, their_act = n, gens, mil["act"], dgens, d["act"]
+        mine, my_gens, their_gens = n, gens, dgens
         st_ = strength(n, False)
     else:
-        mine, my_gens, my_act, their_gens, their_act = dn, dgens, d["act"], gens, mil["act"]
+        mine, my_gens, their_gens = dn, dgens, gens
         st_ = strength(dn, mil["tloc"] == "city")
     if mine == 0:
         return die, 0
@@ -1438,6 +1506,9 @@ def after_fight(c: Ctx) -> None:
     n, gens = attackers(mil)
     left = n + len(gens)
     tgt = B.stack_of(content, mil["target"])
+    if tgt is None and mil.get("extra"):
+        # Wei Wuji survived: a defending counter is left, nothing is taken (Ruling 24, §9.7)
+        tgt = {"force": "WEI", "ready": 0, "tired": 0, "gens": dict.fromkeys(mil["extra"])}
     movers = mil["movers"]
     if mil["tloc"] == "city" and tgt is None:
         new = S.copy(content)

@@ -2,8 +2,8 @@
 
 Hidden: each hand (its owner sees it), each deck's order (nobody; sizes are public), the
 face of a card played face down (its owner sees it), a bid until both are in, standing
-instructions (their owner). When the game is over hands and face-down cards are shown;
-deck order never is.
+instructions (their owner). When the game is over the hands are shown; a face-down card
+never is (§7.3: "the opponent never sees its face"; no rule reveals it), nor deck order.
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def view(st: dict, seat: str | None) -> dict[str, Any]:
         "deck_sizes": {s: len(st["decks"][s]) for s in B.SIDES},
         "discards": {
             s: [
-                {"card": d["card"] if (d["up"] or over or s == me) else None, "up": d["up"]}
+                {"card": d["card"] if (d["up"] or s == me) else None, "up": d["up"]}
                 for d in st["discards"][s]
             ]
             for s in B.SIDES

@@ -60,10 +60,11 @@ def hidden_cards_shown(st: dict, seat: str) -> list:
     me = st["sides"].get(seat)
     out = []
     for side in B.SIDES:
-        if side == me or st["phase"] == "over":
+        if side == me:
             continue
-        if view["hands"][side] is not None:
+        if view["hands"][side] is not None and st["phase"] != "over":
             out.append("hand")
+        # a face-down card stays hidden, even once the game is over (§7.3)
         out += [d for d in view["discards"][side] if d["card"] and not d["up"]]
     assert "decks" not in view
     return out

@@ -37,11 +37,15 @@ def size(stack: dict | None) -> int:
 
 
 def stacks(content: dict) -> list[dict]:
-    return ([content["city"]] if content["city"] else []) + list(content["field"])
+    city = content["city"]
+    return [city, *content["field"]] if city else list(content["field"])
 
 
 def stack_of(content: dict, force: str) -> dict | None:
-    for st in stacks(content):
+    city = content["city"]
+    if city and city["force"] == force:
+        return city
+    for st in content["field"]:
         if st["force"] == force:
             return st
     return None
@@ -57,7 +61,10 @@ def forces_in(content: dict) -> list[str]:
 
 
 def on_map(state: dict, force: str) -> bool:
-    return any(stack_of(c, force) for c in state["areas"].values())
+    for c in state["areas"].values():  # noqa: SIM110 (a loop: faster than any() here)
+        if stack_of(c, force):
+            return True
+    return False
 
 
 def general_at(state: dict, gen: str) -> str | None:
@@ -138,9 +145,11 @@ def favour(side: str) -> int:
 
 
 # -- movement -------------------------------------------------------------------------------
+COSTS = {(a, b): border.cost(a, b, D.constants) for (a, b), border in D.borders.items()}
+
+
 def cost(frm: str, to: str) -> int | None:
-    border = D.border(frm, to)
-    return None if border is None else border.cost(frm, to, D.constants)
+    return COSTS.get((frm, to))
 
 
 def path_cost(origin: str, path: list[str]) -> int | None:
@@ -156,7 +165,13 @@ def path_cost(origin: str, path: list[str]) -> int | None:
 def hostile_to(state: dict, content: dict, fac: str | None, own: str) -> bool:
     """Whether ``content`` holds counters of a force that is not of faction ``fac``
     (enemy or Neutral), ``own`` (the moving force) aside."""
-    return any(s["force"] != own and faction(state, s["force"]) != fac for s in stacks(content))
+    city = content["city"]
+    if city and city["force"] != own and faction(state, city["force"]) != fac:
+        return True
+    for s in content["field"]:  # noqa: SIM110 (a loop: faster than any() here)
+        if s["force"] != own and faction(state, s["force"]) != fac:
+            return True
+    return False
 
 
 def paths(state: dict, origin: str, force: str, ma: int) -> list[list[str]]:
@@ -165,20 +180,30 @@ def paths(state: dict, origin: str, force: str, ma: int) -> list[list[str]]:
     fac = faction(state, force)
     out: list[list[str]] = []
 
+    areas = state["areas"]
+    hostile: dict[str, bool] = {}
+
     def walk(here: str, left: int, path: list[str]) -> None:
-        for nxt in D.neighbours[here]:
-            if nxt == origin or nxt in path:
-                continue
-            c = cost(here, nxt)
-            if c is None or c > left:
+        for nxt, c in STEPS[here]:
+            if c > left or nxt == origin or nxt in path:
                 continue
             new = [*path, nxt]
             out.append(new)
-            if not hostile_to(state, state["areas"][nxt], fac, force):
+            stop = hostile.get(nxt)
+            if stop is None:
+                stop = hostile[nxt] = hostile_to(state, areas[nxt], fac, force)
+            if not stop:
                 walk(nxt, left - c, new)
 
     walk(origin, ma, [])
     return out
+
+
+# area -> ((neighbour, cost), ...) in ``D.neighbours`` order, the borders with a cost
+STEPS = {
+    a: tuple((n, COSTS[a, n]) for n in D.neighbours[a] if COSTS.get((a, n)) is not None)
+    for a in D.areas
+}
 
 
 def ma_of(gens: list[str], activated: str | None) -> int:

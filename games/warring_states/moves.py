@@ -27,8 +27,9 @@ def action_commands(
     if "military" in kinds and R.can_operate(st, side):
         actions.append({"action": "military"})
     if "reinforcement" in kinds:
+        places = R.reinforce_table(st)
         for force in D.forces:
-            for area in R.reinforce_places(st, force):
+            for area in places.get(force, ()):
                 actions.append({"action": "reinforcement", "force": force, "area": area})
     if "diplomacy" in kinds:
         for force, pos in sorted(st["track"].items()):

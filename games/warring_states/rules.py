@@ -507,6 +507,24 @@ def reinforce_places(st: dict, force: str) -> list[str]:
     ]
 
 
+def reinforce_table(st: dict) -> dict[str, list[str]]:
+    """``reinforce_places`` of every force at once, in one pass over the board."""
+    table: dict[str, list[str]] = {}
+    eliminated = st["eliminated"]
+    for a, content in st["areas"].items():
+        city = content["city"]
+        if city is None:
+            continue
+        for s in (city, *content["field"]):
+            force = s["force"]
+            if force in eliminated:
+                continue
+            places = table.setdefault(force, [])
+            if not places or places[-1] != a:
+                places.append(a)
+    return table
+
+
 def check_reinforcement(st: dict, side: str, cmd: dict) -> None:
     force, area = cmd.get("force"), cmd.get("area")
     if force not in D.forces:
@@ -542,9 +560,14 @@ def can_operate(st: dict, side: str) -> bool:
     if not ALWAYS_A_STEP:
         return bool(operations(st, side, limit=1))
     must = (st["op"] or {}).get("must")
+    may: dict[str, bool] = {}  # directable, per force
     for area in D.areas:
         for stack in B.stacks(st["areas"][area]):
-            if not directable(st, side, stack["force"]):
+            force = stack["force"]
+            ok = may.get(force)
+            if ok is None:
+                ok = may[force] = directable(st, side, force)
+            if not ok:
                 continue
             ready = stack["ready"] + sum(stack["gens"].values())
             if not must and ready:

@@ -51,8 +51,24 @@ def initial() -> State:
     }
 
 
+_ATOMS = (str, int, bool, type(None))
+
+
 def copy(value: Any) -> Any:
-    """A deep copy of plain data (what JSON round-trips)."""
+    """A deep copy of plain data: what a JSON round trip gives (tuples become lists), done
+    without the text in between."""
+    t = type(value)
+    if t is dict:
+        out = {}
+        for k, v in value.items():
+            if type(k) is not str:  # a key JSON would turn into a string
+                return json.loads(json.dumps(value))
+            out[k] = v if type(v) in _ATOMS else copy(v)
+        return out
+    if t is list or t is tuple:
+        return [v if type(v) in _ATOMS else copy(v) for v in value]
+    if t in _ATOMS:
+        return value
     return json.loads(json.dumps(value))
 
 
@@ -76,8 +92,29 @@ def thaw(state: State) -> State:
     return new
 
 
+# the containers ``apply_in_place`` writes into, by event type (beside the mechanical fields
+# ``areas``, ``track``, ``pool``); every other write replaces a top-level value
+WRITES = {
+    "bid_made": ("bids",),
+    "deck_shuffled": ("decks", "discards"),
+    "cards_drawn": ("decks", "hands"),
+    "card_played": ("hands", "discards"),
+    "hand_discarded": ("hands", "discards"),
+    "card_discarded": ("hands", "discards"),
+    "deck_searched": ("decks",),
+    "card_cancelled": ("discards", "removed"),
+    "standing_set": ("standing",),
+}
+
+
 def evolve(state: State, event: dict[str, Any]) -> State:
-    new = thaw(state)
+    """A new state; only the containers this event writes into are copied (``thaw``)."""
+    new = dict(state)
+    for key in WRITES.get(event["type"], ()):
+        new[key] = dict(state[key])
+    for key in ("areas", "track", "pool"):
+        if key in event:
+            new[key] = dict(state[key])
     apply_in_place(new, event)
     return new
 

@@ -206,6 +206,27 @@ STEPS = {
 }
 
 
+STEP_COST = {a: dict(steps) for a, steps in STEPS.items()}
+
+
+def path_open(state: dict, origin: str, force: str, ma: int, path: Any) -> bool:
+    """Whether ``path`` is one of ``paths(state, origin, force, ma)``, without listing them."""
+    if not isinstance(path, list) or not path:
+        return False
+    if not all(isinstance(p, str) for p in path):
+        return False
+    fac = faction(state, force)
+    here, left = origin, ma
+    for i, nxt in enumerate(path):
+        c = STEP_COST[here].get(nxt)
+        if c is None or c > left or nxt == origin or nxt in path[:i]:
+            return False
+        if i < len(path) - 1 and hostile_to(state, state["areas"][nxt], fac, force):
+            return False
+        here, left = nxt, left - c
+    return True
+
+
 def ma_of(gens: list[str], activated: str | None) -> int:
     if activated and "horse" in D.generals[activated].icons and activated in gens:
         return D.constants.ma_horse

@@ -116,15 +116,18 @@ def random_operation(st: dict, side: str, rng: Any) -> dict | None:
     must = (st["op"] or {}).get("must")
     cap = D.constants.max_counters_per_military_op
     stacks = []
+    may: dict[str, bool] = {}  # R.directable, per force
     for area in D.areas:
         if must and area != must["area"]:
             continue
         for stack in B.stacks(st["areas"][area]):
-            if must and stack["force"] != must["force"]:
+            force = stack["force"]
+            if must and force != must["force"]:
                 continue
-            if R.directable(st, side, stack["force"]) and (
-                stack["ready"] or any(stack["gens"].values())
-            ):
+            ok = may.get(force)
+            if ok is None:
+                ok = may[force] = R.directable(st, side, force)
+            if ok and (stack["ready"] or any(stack["gens"].values())):
                 stacks.append((area, stack))
     if not stacks:
         return None

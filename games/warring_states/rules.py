@@ -383,12 +383,13 @@ def check_eliminations(c: Ctx) -> bool:
         held.add(mil["movers"]["force"])
     if (mil.get("ally") or {}).get("moved"):
         held.add(mil["ally"]["force"])
-    for force in D.forces:
+    on_map = {s["force"] for content in st["areas"].values() for s in B.stacks(content)}
+    for force in D.forces:  # (the events below leave the areas as they are)
         if force in st["eliminated"] or force in held:
             continue
         if force == "SHU" and force in D.scenarios[st["scenario"]].absent:
             continue
-        if not B.on_map(st, force) and was_present(st, force):
+        if force not in on_map and was_present(st, force):
             c.emit({"type": "force_eliminated", "force": force, "track": {force: None}})
             if force == "QIN":
                 end_game(c, seat_of(st, "alliance"), "qin_eliminated")
@@ -559,10 +560,26 @@ def can_operate(st: dict, side: str) -> bool:
     ``operations(st, side, limit=1)``)."""
     if not ALWAYS_A_STEP:
         return bool(operations(st, side, limit=1))
-    must = (st["op"] or {}).get("must")
+    op = st["op"]
+    if op is None:  # outside a card's text: the forces of §3.2 (B.directable_face_down)
+        eliminated = st["eliminated"]
+        if side == "lianheng":
+            mine = () if "QIN" in eliminated else ("QIN",)
+        else:
+            mine = [
+                f
+                for f, p in st["track"].items()
+                if p["box"] in ("REVENGE_QIN", "ANTI_QIN") and f not in eliminated
+            ]
+        for content in st["areas"].values():
+            for stack in B.stacks(content):
+                if stack["force"] in mine and (stack["ready"] or any(stack["gens"].values())):
+                    return True
+        return False
+    must = op.get("must")
     may: dict[str, bool] = {}  # directable, per force
-    for area in D.areas:
-        for stack in B.stacks(st["areas"][area]):
+    for area, content in st["areas"].items():  # (a yes or no: the order does not matter)
+        for stack in B.stacks(content):
             force = stack["force"]
             ok = may.get(force)
             if ok is None:
@@ -767,7 +784,7 @@ def do_operate(c: Ctx, seat: str, cmd: dict) -> None:
             }
         )
         return
-    if path not in B.paths(st, area, force, B.ma_of(gens, act)):
+    if not B.path_open(st, area, force, B.ma_of(gens, act), path):
         raise RulesError(
             "that path is not open: check the borders' costs, the movement "
             "allowance, and that a move stops where enemy or Neutral counters are"

@@ -134,6 +134,32 @@ def _take(cards: list[str], taken: list[str]) -> list[str]:
     return left
 
 
+# the event types that write more than the mechanical fields (the branches below)
+KINDS = frozenset(
+    (
+        "game_started",
+        "board_set",
+        "bid_made",
+        "bids_revealed",
+        "deck_shuffled",
+        "cards_drawn",
+        "turn_started",
+        "card_played",
+        "passed",
+        "phase_ended",
+        "initiative_set",
+        "force_eliminated",
+        "hand_discarded",
+        "card_discarded",
+        "deck_searched",
+        "card_cancelled",
+        "window_opened",
+        "standing_set",
+        "game_ended",
+    )
+)
+
+
 def apply_in_place(st: State, ev: dict[str, Any]) -> None:
     kind = ev["type"]
     if "areas" in ev:
@@ -153,6 +179,8 @@ def apply_in_place(st: State, ev: dict[str, Any]) -> None:
                 st["pool"][gen] = where
     if "op" in ev:
         st["op"] = ev["op"]
+    if kind not in KINDS:  # only the mechanical fields above
+        return
     if kind == "game_started":
         for key in ("scenario", "victory", "config", "turns", "target"):
             st[key] = ev[key]

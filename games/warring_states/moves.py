@@ -105,10 +105,9 @@ def _random_action(st: dict, side: str, rng: Any) -> list[dict]:
     if kind == "pass":
         return [{"type": "pass"}]
     card = hand[rng.randrange(len(hand))]
-    out = []
-    for o in action_commands(st, side, kinds=(kind,), hand=[card]):
-        out.append(o)
-    return out
+    if kind == "military":  # open: R.can_operate held above
+        return [{"type": "play", "card": card, "face": "down", "action": "military"}]
+    return action_commands(st, side, kinds=(kind,), hand=[card])
 
 
 def random_operation(st: dict, side: str, rng: Any) -> dict | None:
@@ -117,10 +116,11 @@ def random_operation(st: dict, side: str, rng: Any) -> dict | None:
     cap = D.constants.max_counters_per_military_op
     stacks = []
     may: dict[str, bool] = {}  # R.directable, per force
-    for area in D.areas:
-        if must and area != must["area"]:
-            continue
-        for stack in B.stacks(st["areas"][area]):
+    areas = st["areas"]
+    for area in [must["area"]] if must else D.areas:
+        content = areas[area]
+        city = content["city"]
+        for stack in [city, *content["field"]] if city else content["field"]:
             force = stack["force"]
             if must and force != must["force"]:
                 continue

@@ -572,7 +572,10 @@ def can_operate(st: dict, side: str) -> bool:
                 if p["box"] in ("REVENGE_QIN", "ANTI_QIN") and f not in eliminated
             ]
         for content in st["areas"].values():
-            for stack in B.stacks(content):
+            city = content["city"]
+            if city and city["force"] in mine and (city["ready"] or any(city["gens"].values())):
+                return True
+            for stack in content["field"]:
                 if stack["force"] in mine and (stack["ready"] or any(stack["gens"].values())):
                     return True
         return False

@@ -134,34 +134,7 @@ def _take(cards: list[str], taken: list[str]) -> list[str]:
     return left
 
 
-# the event types that write more than the mechanical fields (the branches below)
-KINDS = frozenset(
-    (
-        "game_started",
-        "board_set",
-        "bid_made",
-        "bids_revealed",
-        "deck_shuffled",
-        "cards_drawn",
-        "turn_started",
-        "card_played",
-        "passed",
-        "phase_ended",
-        "initiative_set",
-        "force_eliminated",
-        "hand_discarded",
-        "card_discarded",
-        "deck_searched",
-        "card_cancelled",
-        "window_opened",
-        "standing_set",
-        "game_ended",
-    )
-)
-
-
 def apply_in_place(st: State, ev: dict[str, Any]) -> None:
-    kind = ev["type"]
     if "areas" in ev:
         for area, content in ev["areas"].items():
             st["areas"][area] = content
@@ -179,74 +152,137 @@ def apply_in_place(st: State, ev: dict[str, Any]) -> None:
                 st["pool"][gen] = where
     if "op" in ev:
         st["op"] = ev["op"]
-    if kind not in KINDS:  # only the mechanical fields above
-        return
-    if kind == "game_started":
-        for key in ("scenario", "victory", "config", "turns", "target"):
-            st[key] = ev[key]
-        st["sides"] = dict(ev["sides"])
-        st["phase"] = "bid" if not ev["sides"] else "play"
-    elif kind == "board_set":
-        st["initiative"] = dict(ev["initiative"])
-    elif kind == "bid_made":
-        st["bids"][ev["seat"]] = ev.get("rp")
-    elif kind == "bids_revealed":
-        st["bids"] = dict(ev["bids"])
-        st["sides"] = dict(ev["sides"])
-        st["target"] = ev["target"]
-        st["phase"] = "play"
-    elif kind == "deck_shuffled":
-        st["decks"][ev["side"]] = list(ev.get("deck", []))
-        st["discards"][ev["side"]] = []
-    elif kind == "cards_drawn":
-        side, cards = ev["side"], ev.get("cards", [])
-        st["decks"][side] = _take(st["decks"][side], cards)
-        st["hands"][side] = st["hands"][side] + list(cards)
-    elif kind == "turn_started":
-        st["turn"] = ev["turn"]
-        st["active"] = ev["first"]
-        st["passes"] = 0
-    elif kind == "card_played":
-        side, card = ev["side"], ev.get("card")
-        if card is not None:
-            st["hands"][side] = _take(st["hands"][side], [card])
-            st["discards"][side] = [*st["discards"][side], {"card": card, "up": ev["face"] == "up"}]
-        else:  # a redacted copy: the seat cannot tell which card left the hand
-            st["hands"][side] = st["hands"][side][1:]
-            st["discards"][side] = [*st["discards"][side], {"card": None, "up": False}]
-        st["passes"] = 0
-    elif kind == "passed":
-        st["passes"] += 1
-    elif kind == "phase_ended":
-        st["active"] = ev["next"]
-    elif kind == "initiative_set":
-        st["initiative"] = {"side": ev["side"], "flipped": ev["flipped"]}
-    elif kind == "force_eliminated":
-        st["eliminated"] = [*st["eliminated"], ev["force"]]
-    elif kind == "hand_discarded":
-        side = ev["side"]
-        cards = ev.get("cards")
-        n = len(cards) if cards is not None else ev.get("count", 0)
-        st["hands"][side] = []
-        st["discards"][side] = st["discards"][side] + [
-            {"card": c, "up": False} for c in (cards or [None] * n)
-        ]
-    elif kind == "card_discarded":
-        side, card = ev["side"], ev.get("card")
-        st["hands"][side] = _take(st["hands"][side], [card]) if card else st["hands"][side][1:]
-        st["discards"][side] = [*st["discards"][side], {"card": card, "up": False}]
-    elif kind == "deck_searched":
-        st["decks"][ev["side"]] = list(ev.get("deck", []))
-    elif kind == "card_cancelled":
-        if ev["removed"]:  # Jing Ke: the cancelled card and Jing Ke leave the game
-            for side, card in ((ev["side"], ev["card"]), ("alliance", "A_JING_KE")):
-                st["discards"][side] = [d for d in st["discards"][side] if d["card"] != card]
-                st["removed"][side] = [*st["removed"][side], card]
-    elif kind == "window_opened":  # (prompts: an int, replaced)
-        st["prompts"] += 1
-    elif kind == "standing_set":
-        st["standing"][ev["seat"]] = ev.get("standing")
-    elif kind == "game_ended":
-        st["phase"] = "over"
-        st["op"] = None
-        st["result"] = {k: ev[k] for k in ("winner", "side", "reason", "qin_rp", "target")}
+    apply = APPLY.get(ev["type"])  # None: only the mechanical fields above
+    if apply is not None:
+        apply(st, ev)
+
+
+def _game_started(st: State, ev: dict[str, Any]) -> None:
+    for key in ("scenario", "victory", "config", "turns", "target"):
+        st[key] = ev[key]
+    st["sides"] = dict(ev["sides"])
+    st["phase"] = "bid" if not ev["sides"] else "play"
+
+
+def _board_set(st: State, ev: dict[str, Any]) -> None:
+    st["initiative"] = dict(ev["initiative"])
+
+
+def _bid_made(st: State, ev: dict[str, Any]) -> None:
+    st["bids"][ev["seat"]] = ev.get("rp")
+
+
+def _bids_revealed(st: State, ev: dict[str, Any]) -> None:
+    st["bids"] = dict(ev["bids"])
+    st["sides"] = dict(ev["sides"])
+    st["target"] = ev["target"]
+    st["phase"] = "play"
+
+
+def _deck_shuffled(st: State, ev: dict[str, Any]) -> None:
+    st["decks"][ev["side"]] = list(ev.get("deck", []))
+    st["discards"][ev["side"]] = []
+
+
+def _cards_drawn(st: State, ev: dict[str, Any]) -> None:
+    side, cards = ev["side"], ev.get("cards", [])
+    st["decks"][side] = _take(st["decks"][side], cards)
+    st["hands"][side] = st["hands"][side] + list(cards)
+
+
+def _turn_started(st: State, ev: dict[str, Any]) -> None:
+    st["turn"] = ev["turn"]
+    st["active"] = ev["first"]
+    st["passes"] = 0
+
+
+def _card_played(st: State, ev: dict[str, Any]) -> None:
+    side, card = ev["side"], ev.get("card")
+    if card is not None:
+        st["hands"][side] = _take(st["hands"][side], [card])
+        st["discards"][side] = [*st["discards"][side], {"card": card, "up": ev["face"] == "up"}]
+    else:  # a redacted copy: the seat cannot tell which card left the hand
+        st["hands"][side] = st["hands"][side][1:]
+        st["discards"][side] = [*st["discards"][side], {"card": None, "up": False}]
+    st["passes"] = 0
+
+
+def _passed(st: State, ev: dict[str, Any]) -> None:
+    st["passes"] += 1
+
+
+def _phase_ended(st: State, ev: dict[str, Any]) -> None:
+    st["active"] = ev["next"]
+
+
+def _initiative_set(st: State, ev: dict[str, Any]) -> None:
+    st["initiative"] = {"side": ev["side"], "flipped": ev["flipped"]}
+
+
+def _force_eliminated(st: State, ev: dict[str, Any]) -> None:
+    st["eliminated"] = [*st["eliminated"], ev["force"]]
+
+
+def _hand_discarded(st: State, ev: dict[str, Any]) -> None:
+    side = ev["side"]
+    cards = ev.get("cards")
+    n = len(cards) if cards is not None else ev.get("count", 0)
+    st["hands"][side] = []
+    st["discards"][side] = st["discards"][side] + [
+        {"card": c, "up": False} for c in (cards or [None] * n)
+    ]
+
+
+def _card_discarded(st: State, ev: dict[str, Any]) -> None:
+    side, card = ev["side"], ev.get("card")
+    st["hands"][side] = _take(st["hands"][side], [card]) if card else st["hands"][side][1:]
+    st["discards"][side] = [*st["discards"][side], {"card": card, "up": False}]
+
+
+def _deck_searched(st: State, ev: dict[str, Any]) -> None:
+    st["decks"][ev["side"]] = list(ev.get("deck", []))
+
+
+def _card_cancelled(st: State, ev: dict[str, Any]) -> None:
+    if ev["removed"]:  # Jing Ke: the cancelled card and Jing Ke leave the game
+        for side, card in ((ev["side"], ev["card"]), ("alliance", "A_JING_KE")):
+            st["discards"][side] = [d for d in st["discards"][side] if d["card"] != card]
+            st["removed"][side] = [*st["removed"][side], card]
+
+
+def _window_opened(st: State, ev: dict[str, Any]) -> None:  # (prompts: an int, replaced)
+    st["prompts"] += 1
+
+
+def _standing_set(st: State, ev: dict[str, Any]) -> None:
+    st["standing"][ev["seat"]] = ev.get("standing")
+
+
+def _game_ended(st: State, ev: dict[str, Any]) -> None:
+    st["phase"] = "over"
+    st["op"] = None
+    st["result"] = {k: ev[k] for k in ("winner", "side", "reason", "qin_rp", "target")}
+
+
+# what each event type writes beyond the mechanical fields (the others write only those)
+APPLY = {
+    "game_started": _game_started,
+    "board_set": _board_set,
+    "bid_made": _bid_made,
+    "bids_revealed": _bids_revealed,
+    "deck_shuffled": _deck_shuffled,
+    "cards_drawn": _cards_drawn,
+    "turn_started": _turn_started,
+    "card_played": _card_played,
+    "passed": _passed,
+    "phase_ended": _phase_ended,
+    "initiative_set": _initiative_set,
+    "force_eliminated": _force_eliminated,
+    "hand_discarded": _hand_discarded,
+    "card_discarded": _card_discarded,
+    "deck_searched": _deck_searched,
+    "card_cancelled": _card_cancelled,
+    "window_opened": _window_opened,
+    "standing_set": _standing_set,
+    "game_ended": _game_ended,
+}

@@ -108,14 +108,22 @@ WRITES = {
 
 
 def evolve(state: State, event: dict[str, Any]) -> State:
-    """A new state; only the containers this event writes into are copied (``thaw``)."""
+    """A new state; only the containers this event writes into are copied (``thaw``).
+    Does what ``apply_in_place`` does, on those copies: keep the two in step."""
     new = dict(state)
     for key in WRITES.get(event["type"], ()):
         new[key] = dict(state[key])
-    for key in ("areas", "track", "pool"):
+    if "areas" in event:  # (as apply_in_place: new contents replace the old)
+        new["areas"] = {**state["areas"], **event["areas"]}
+    for key in ("track", "pool"):
         if key in event:
             new[key] = dict(state[key])
-    apply_in_place(new, event)
+            _set_or_drop(new[key], event[key])
+    if "op" in event:
+        new["op"] = event["op"]
+    apply = APPLY.get(event["type"])
+    if apply is not None:
+        apply(new, event)
     return new
 
 
@@ -134,22 +142,24 @@ def _take(cards: list[str], taken: list[str]) -> list[str]:
     return left
 
 
+def _set_or_drop(into: dict, changes: dict) -> None:
+    """The mechanical fields ``track`` and ``pool``: new values, null removes."""
+    for key, value in changes.items():
+        if value is None:
+            into.pop(key, None)
+        else:
+            into[key] = value
+
+
 def apply_in_place(st: State, ev: dict[str, Any]) -> None:
+    # (``evolve`` does the same on copies: keep the two in step)
     if "areas" in ev:
         for area, content in ev["areas"].items():
             st["areas"][area] = content
     if "track" in ev:
-        for force, pos in ev["track"].items():
-            if pos is None:
-                st["track"].pop(force, None)
-            else:
-                st["track"][force] = pos
+        _set_or_drop(st["track"], ev["track"])
     if "pool" in ev:
-        for gen, where in ev["pool"].items():
-            if where is None:
-                st["pool"].pop(gen, None)
-            else:
-                st["pool"][gen] = where
+        _set_or_drop(st["pool"], ev["pool"])
     if "op" in ev:
         st["op"] = ev["op"]
     apply = APPLY.get(ev["type"])  # None: only the mechanical fields above

@@ -80,11 +80,15 @@ def faction(state: dict, force: str) -> str | None:
     """lianheng, alliance or neutral (None for an eliminated force)."""
     if force in state["eliminated"]:
         return None
-    fixed = D.forces[force].fixed_faction
+    fixed = FIXED[force]
     if fixed:
         return fixed
     pos = state["track"].get(force)
-    return None if pos is None else D.boxes[pos["box"]]["faction"]
+    return None if pos is None else BOX_FACTION[pos["box"]]
+
+
+FIXED = {f: force.fixed_faction for f, force in D.forces.items()}
+BOX_FACTION = {box: b["faction"] for box, b in D.boxes.items()}
 
 
 def directable_face_down(state: dict, side: str, force: str) -> bool:

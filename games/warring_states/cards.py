@@ -103,7 +103,8 @@ def variants(st: dict, side: str, card: str) -> list[dict]:
     elif name == "NATIONAL_MOBILIZATION":
         out.append({})
     elif name == "FAN_JU":
-        out += [{"general": g} for g in sorted(D.generals) if B.general_at(st, g)]
+        placed = {g for c in st["areas"].values() for s in B.stacks(c) for g in s["gens"]}
+        out += [{"general": g} for g in sorted(D.generals) if g in placed]  # B.general_at
     elif name == "KING_OF_QIN":
         out.append({})
     elif name == "MI_YUE":

@@ -60,13 +60,19 @@ class Ctx:
     """A decision in progress: the working state, the events so far, the rng."""
 
     def __init__(self, st: dict, rng: Any) -> None:
-        self.st = S.thaw(st)
+        self.st = dict(st)  # each container is copied before its first write (as S.thaw)
+        self.copied: set[str] = set()
         self.events: list[dict] = []
         self.rng = rng
 
     def emit(self, ev: dict) -> None:
         ev.setdefault("visible_to", "all")
-        S.apply_in_place(self.st, ev)
+        st = self.st
+        for key in S.written(ev):
+            if key not in self.copied:
+                st[key] = dict(st[key])
+                self.copied.add(key)
+        S.apply_in_place(st, ev)
         self.events.append(ev)
 
     def die(self) -> int:

@@ -67,11 +67,15 @@ class Ctx:
 
     def emit(self, ev: dict) -> None:
         ev.setdefault("visible_to", "all")
-        st = self.st
-        for key in S.written(ev):
-            if key not in self.copied:
+        st, copied = self.st, self.copied
+        for key in S.WRITES.get(ev["type"], ()):  # (S.written, inline)
+            if key not in copied:
                 st[key] = dict(st[key])
-                self.copied.add(key)
+                copied.add(key)
+        for key in ("areas", "track", "pool"):
+            if key in ev and key not in copied:
+                st[key] = dict(st[key])
+                copied.add(key)
         S.apply_in_place(st, ev)
         self.events.append(ev)
 

@@ -530,8 +530,10 @@ def reinforce_table(st: dict) -> dict[str, list[str]]:
             force = s["force"]
             if force in eliminated:
                 continue
-            places = table.setdefault(force, [])
-            if not places or places[-1] != a:
+            places = table.get(force)
+            if places is None:
+                table[force] = [a]
+            elif places[-1] != a:
                 places.append(a)
     return table
 

@@ -72,10 +72,15 @@ class Ctx:
             if key not in copied:
                 st[key] = dict(st[key])
                 copied.add(key)
-        for key in ("areas", "track", "pool"):
-            if key in ev and key not in copied:
-                st[key] = dict(st[key])
-                copied.add(key)
+        if "areas" in ev and "areas" not in copied:
+            st["areas"] = dict(st["areas"])
+            copied.add("areas")
+        if "track" in ev and "track" not in copied:
+            st["track"] = dict(st["track"])
+            copied.add("track")
+        if "pool" in ev and "pool" not in copied:
+            st["pool"] = dict(st["pool"])
+            copied.add("pool")
         S.apply_in_place(st, ev)
         self.events.append(ev)
 
@@ -542,7 +547,13 @@ def check_reinforcement(st: dict, side: str, cmd: dict) -> None:
     force, area = cmd.get("force"), cmd.get("area")
     if force not in D.forces:
         raise RulesError(f"there is no force {force!r}")
-    if area not in reinforce_places(st, force):
+    content = st["areas"].get(area) if isinstance(area, str) else None
+    if not (  # area in reinforce_places(st, force), without listing them
+        content is not None
+        and content["city"] is not None
+        and force not in st["eliminated"]
+        and B.stack_of(content, force)
+    ):
         raise RulesError(
             f"{force.title()} cannot be reinforced in {area!r}: it needs "
             "counters there, in a controlled area"

@@ -398,7 +398,12 @@ def check_eliminations(c: Ctx) -> bool:
         held.add(mil["movers"]["force"])
     if (mil.get("ally") or {}).get("moved"):
         held.add(mil["ally"]["force"])
-    on_map = {s["force"] for content in st["areas"].values() for s in B.stacks(content)}
+    on_map = set()  # the forces with a stack on the map (B.on_map for each)
+    for content in st["areas"].values():
+        if content["city"]:
+            on_map.add(content["city"]["force"])
+        for s in content["field"]:
+            on_map.add(s["force"])
     for force in D.forces:  # (the events below leave the areas as they are)
         if force in st["eliminated"] or force in held:
             continue

@@ -63,7 +63,13 @@ def copy(value: Any) -> Any:
         for k, v in value.items():
             if type(k) is not str:  # a key JSON would turn into a string
                 return json.loads(json.dumps(value))
-            out[k] = v if type(v) in _ATOMS else copy(v)
+            tv = type(v)
+            if tv in _ATOMS:
+                out[k] = v
+            elif tv is list:  # (the list branch below, inline: an area's field)
+                out[k] = [x if type(x) in _ATOMS else copy(x) for x in v]
+            else:
+                out[k] = copy(v)
         return out
     if t is list or t is tuple:
         return [v if type(v) in _ATOMS else copy(v) for v in value]

@@ -68,7 +68,7 @@ class Ctx:
     def emit(self, ev: dict) -> None:
         ev.setdefault("visible_to", "all")
         st, copied = self.st, self.copied
-        for key in S.WRITES.get(ev["type"], ()):  # (S.written, inline)
+        for key in S.WRITES.get(ev["type"], ()):  # the containers it writes into
             if key not in copied:
                 st[key] = dict(st[key])
                 copied.add(key)
@@ -226,22 +226,25 @@ ACCEPTS = {
 }
 
 
+# what is owed -> the decision asked (any other kind: "choose")
+DUE = {"operate": "operate", "respond": "respond", "discard": "pick", "discard_drawn": "pick",
+       "take": "pick"}  # fmt: skip
+
+
 def pending(st: dict) -> dict[str, str]:
-    if st["phase"] == "bid":
+    phase = st["phase"]
+    if phase == "bid":
         return {s: "bid" for s in SEATS if s not in st["bids"]}
-    if st["phase"] != "play" or st["active"] is None:
+    active = st["active"]
+    if phase != "play" or active is None:
         return {}
     op = st["op"]
     if op is not None:
         owed = op.get("owed")
         if owed is None:
             return {}
-        kind = owed["kind"]
-        due = kind if kind in ("operate", "respond") else "choose"
-        if kind in ("discard", "discard_drawn", "take"):
-            due = "pick"
-        return {seat_of(st, owed["side"]): due}
-    return {seat_of(st, st["active"]): "action"}
+        return {seat_of(st, owed["side"]): DUE.get(owed["kind"], "choose")}
+    return {seat_of(st, active): "action"}
 
 
 # -- the opening bid (§13, competitive bid) ---------------------------------------------------

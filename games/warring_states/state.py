@@ -113,15 +113,6 @@ WRITES = {
 }
 
 
-def written(event: dict[str, Any]) -> tuple[str, ...]:
-    """The containers of the state ``apply_in_place`` writes into for ``event``."""
-    keys = WRITES.get(event["type"], ())
-    for key in ("areas", "track", "pool"):
-        if key in event:
-            keys = (*keys, key)
-    return keys
-
-
 def evolve(state: State, event: dict[str, Any]) -> State:
     """A new state; only the containers this event writes into are copied (``thaw``).
     Does what ``apply_in_place`` does, on those copies: keep the two in step."""

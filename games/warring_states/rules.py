@@ -166,8 +166,9 @@ def setup(options: Any, rng: Any) -> list[dict]:
             "initiative": {"side": sc.initiative, "flipped": False},
         }
     )
+    cfg = D.config(config)
     for side in B.SIDES:
-        deck = list(D.deck(side, D.config({k: v for k, v in config.items()})))
+        deck = list(D.deck(side, cfg))
         rng.shuffle(deck)
         c.emit({"type": "deck_shuffled", "visible_to": "server", "side": side, "deck": deck})
     if sides:

@@ -117,17 +117,20 @@ def evolve(state: State, event: dict[str, Any]) -> State:
     """A new state; only the containers this event writes into are copied (``thaw``).
     Does what ``apply_in_place`` does, on those copies: keep the two in step."""
     new = dict(state)
-    for key in WRITES.get(event["type"], ()):
+    kind = event["type"]
+    for key in WRITES.get(kind, ()):
         new[key] = dict(state[key])
     if "areas" in event:  # (as apply_in_place: new contents replace the old)
         new["areas"] = {**state["areas"], **event["areas"]}
-    for key in ("track", "pool"):
-        if key in event:
-            new[key] = dict(state[key])
-            _set_or_drop(new[key], event[key])
+    if "track" in event:
+        new["track"] = track = dict(state["track"])
+        _set_or_drop(track, event["track"])
+    if "pool" in event:
+        new["pool"] = pool = dict(state["pool"])
+        _set_or_drop(pool, event["pool"])
     if "op" in event:
         new["op"] = event["op"]
-    apply = APPLY.get(event["type"])
+    apply = APPLY.get(kind)
     if apply is not None:
         apply(new, event)
     return new

@@ -1,9 +1,15 @@
-"""Random Sun Tzu games per second on one core, through the public protocol.
+"""Random games per second on one core, through the public protocol: Sun Tzu (or the
+``--game`` given) and Warring States (not registered yet: ``games.warring_states.RULES``).
 
-    python -m bench.rules [--games N] [--seconds S] [--variant standard] [--no-events]
-                          [--rng bingfa-sha256-ctr-1]
+    python -m bench.rules [--games N] [--seconds S] [--quick] [--variant standard]
+                          [--no-events] [--rng bingfa-sha256-ctr-1] [--no-warring-states]
 
-Prints, last: ``random_games_per_second``, ``events_per_game``, ``bytes_per_game``
+Each part is timed for at most ``--seconds`` (default 10; ``--quick``: 2) or ``--games``
+games. Prints, last: ``warring_states_decisions_per_second`` (commands decided, both
+scenarios together: ``random_command``, ``decide``, ``evolve`` per event),
+``warring_states_five_kingdoms_games_per_second``,
+``warring_states_qin_dominates_games_per_second``, then the other game's
+``random_games_per_second``, ``events_per_game``, ``bytes_per_game``
 (canonical JSON, as the event store will hold the payloads). Every draw, the deal's and
 the random commands', comes from ``random.Random``, or with ``--rng`` from that generator
 of ``events.fairness`` (``docs/rng.md``): the cost of the game's own generator per draw.
@@ -29,12 +35,16 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.rules", description=__doc__)
     parser.add_argument("--game", default="sun-tzu")
     parser.add_argument("--games", type=int, default=3000, help="games to time (at most)")
-    parser.add_argument("--seconds", type=float, default=20.0, help="stop timing after this")
+    parser.add_argument("--seconds", type=float, help="stop timing each part after this")
+    parser.add_argument("--quick", action="store_true", help="time each part for 2 s")
+    parser.add_argument("--no-warring-states", action="store_true", help="skip Warring States")
     parser.add_argument("--variant", default="standard", choices=["standard", "beginner"])
     parser.add_argument("--no-events", action="store_true", help="play without event cards")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rng", help="draw from this generator (events.fairness.rng_for)")
     args = parser.parse_args(argv)
+    if args.seconds is None:
+        args.seconds = 2.0 if args.quick else 10.0
     rules = games.get(args.game)
     options = {"variant": args.variant, "events": not args.no_events}
 
@@ -57,9 +67,41 @@ def main(argv: list[str] | None = None) -> None:
         size += sum(len(canonical(e)) for e in game.events)  # measured outside the timing
     print(f"game: {rules.key} {options}, draws from {args.rng or 'random.Random'}")
     print(f"games timed: {played} in {elapsed:.2f} s (one core)")
+    figures = []
+    if not args.no_warring_states:
+        figures = warring_states(args, rng)
+    print(*figures, sep="\n")
     print(f"random_games_per_second: {played / elapsed:.0f} games/s")
     print(f"events_per_game: {events / played:.1f}")
     print(f"bytes_per_game: {size / played:.0f} B")
+
+
+def warring_states(args: argparse.Namespace, rng) -> list[str]:
+    """Time random Warring States games, each scenario for ``args.seconds``; print what was
+    timed and return the figure lines."""
+    from games.warring_states import RULES
+
+    figures = []
+    decisions = 0
+    total = 0.0
+    for scenario in ("FIVE_KINGDOMS", "QIN_DOMINATES"):
+        options = {"scenario": scenario}
+        for i in range(5):  # warm up
+            play(RULES, options, rng(f"ws-warm:{scenario}", i))
+        played = 0
+        elapsed = 0.0
+        while played < args.games and elapsed < args.seconds:
+            start = time.perf_counter()
+            game = play(RULES, options, rng(f"ws:{scenario}:{args.seed}", played))
+            elapsed += time.perf_counter() - start
+            played += 1
+            decisions += len(game.commands)
+        total += elapsed
+        print(f"game: {RULES.key} {options}: {played} games timed in {elapsed:.2f} s (one core)")
+        name = f"warring_states_{scenario.lower()}_games_per_second"
+        figures.append(f"{name}: {played / elapsed:.1f} games/s")
+    rate = f"{decisions / total:.0f}"
+    return [f"warring_states_decisions_per_second: {rate} decisions/s", *figures]
 
 
 if __name__ == "__main__":

@@ -80,6 +80,21 @@ def test_bench_prints_its_figures_last(capsys):
     assert float(last[1].split()[1]) > 50
 
 
+def test_bench_prints_warring_states_figures_beside_sun_tzus(capsys):
+    bench_rules.main(["--games", "3", "--seconds", "30"])
+    last = capsys.readouterr().out.strip().splitlines()[-6:]
+    assert re.fullmatch(r"warring_states_decisions_per_second: \d+ decisions/s", last[0])
+    assert re.fullmatch(r"warring_states_five_kingdoms_games_per_second: [\d.]+ games/s", last[1])
+    assert re.fullmatch(r"warring_states_qin_dominates_games_per_second: [\d.]+ games/s", last[2])
+    assert re.fullmatch(r"random_games_per_second: \d+ games/s", last[3])
+    assert int(last[0].split()[1]) > 0
+
+
+def test_bench_can_skip_warring_states(capsys):
+    bench_rules.main(["--games", "2", "--no-warring-states"])
+    assert "warring_states" not in capsys.readouterr().out
+
+
 def test_bench_replays_plays_the_game_and_options_given():
     from bench import replays as bench_replays
 

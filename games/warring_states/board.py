@@ -37,11 +37,15 @@ def size(stack: dict | None) -> int:
 
 
 def stacks(content: dict) -> list[dict]:
-    return ([content["city"]] if content["city"] else []) + list(content["field"])
+    city = content["city"]
+    return [city, *content["field"]] if city else list(content["field"])
 
 
 def stack_of(content: dict, force: str) -> dict | None:
-    for st in stacks(content):
+    city = content["city"]
+    if city and city["force"] == force:
+        return city
+    for st in content["field"]:
         if st["force"] == force:
             return st
     return None
@@ -57,7 +61,10 @@ def forces_in(content: dict) -> list[str]:
 
 
 def on_map(state: dict, force: str) -> bool:
-    return any(stack_of(c, force) for c in state["areas"].values())
+    for c in state["areas"].values():  # noqa: SIM110 (a loop: faster than any() here)
+        if stack_of(c, force):
+            return True
+    return False
 
 
 def general_at(state: dict, gen: str) -> str | None:
@@ -73,11 +80,15 @@ def faction(state: dict, force: str) -> str | None:
     """lianheng, alliance or neutral (None for an eliminated force)."""
     if force in state["eliminated"]:
         return None
-    fixed = D.forces[force].fixed_faction
+    fixed = FIXED[force]
     if fixed:
         return fixed
     pos = state["track"].get(force)
-    return None if pos is None else D.boxes[pos["box"]]["faction"]
+    return None if pos is None else BOX_FACTION[pos["box"]]
+
+
+FIXED = {f: force.fixed_faction for f, force in D.forces.items()}
+BOX_FACTION = {box: b["faction"] for box, b in D.boxes.items()}
 
 
 def directable_face_down(state: dict, side: str, force: str) -> bool:
@@ -138,9 +149,11 @@ def favour(side: str) -> int:
 
 
 # -- movement -------------------------------------------------------------------------------
+COSTS = {(a, b): border.cost(a, b, D.constants) for (a, b), border in D.borders.items()}
+
+
 def cost(frm: str, to: str) -> int | None:
-    border = D.border(frm, to)
-    return None if border is None else border.cost(frm, to, D.constants)
+    return COSTS.get((frm, to))
 
 
 def path_cost(origin: str, path: list[str]) -> int | None:
@@ -156,7 +169,13 @@ def path_cost(origin: str, path: list[str]) -> int | None:
 def hostile_to(state: dict, content: dict, fac: str | None, own: str) -> bool:
     """Whether ``content`` holds counters of a force that is not of faction ``fac``
     (enemy or Neutral), ``own`` (the moving force) aside."""
-    return any(s["force"] != own and faction(state, s["force"]) != fac for s in stacks(content))
+    city = content["city"]
+    if city and city["force"] != own and faction(state, city["force"]) != fac:
+        return True
+    for s in content["field"]:  # noqa: SIM110 (a loop: faster than any() here)
+        if s["force"] != own and faction(state, s["force"]) != fac:
+            return True
+    return False
 
 
 def paths(state: dict, origin: str, force: str, ma: int) -> list[list[str]]:
@@ -165,20 +184,51 @@ def paths(state: dict, origin: str, force: str, ma: int) -> list[list[str]]:
     fac = faction(state, force)
     out: list[list[str]] = []
 
+    areas = state["areas"]
+    hostile: dict[str, bool] = {}
+
     def walk(here: str, left: int, path: list[str]) -> None:
-        for nxt in D.neighbours[here]:
-            if nxt == origin or nxt in path:
-                continue
-            c = cost(here, nxt)
-            if c is None or c > left:
+        for nxt, c in STEPS[here]:
+            if c > left or nxt == origin or nxt in path:
                 continue
             new = [*path, nxt]
             out.append(new)
-            if not hostile_to(state, state["areas"][nxt], fac, force):
+            stop = hostile.get(nxt)
+            if stop is None:
+                stop = hostile[nxt] = hostile_to(state, areas[nxt], fac, force)
+            if not stop:
                 walk(nxt, left - c, new)
 
     walk(origin, ma, [])
     return out
+
+
+# area -> ((neighbour, cost), ...) in ``D.neighbours`` order, the borders with a cost
+STEPS = {
+    a: tuple((n, COSTS[a, n]) for n in D.neighbours[a] if COSTS.get((a, n)) is not None)
+    for a in D.areas
+}
+
+
+STEP_COST = {a: dict(steps) for a, steps in STEPS.items()}
+
+
+def path_open(state: dict, origin: str, force: str, ma: int, path: Any) -> bool:
+    """Whether ``path`` is one of ``paths(state, origin, force, ma)``, without listing them."""
+    if not isinstance(path, list) or not path:
+        return False
+    if not all(isinstance(p, str) for p in path):
+        return False
+    fac = faction(state, force)
+    here, left = origin, ma
+    for i, nxt in enumerate(path):
+        c = STEP_COST[here].get(nxt)
+        if c is None or c > left or nxt == origin or nxt in path[:i]:
+            return False
+        if i < len(path) - 1 and hostile_to(state, state["areas"][nxt], fac, force):
+            return False
+        here, left = nxt, left - c
+    return True
 
 
 def ma_of(gens: list[str], activated: str | None) -> int:

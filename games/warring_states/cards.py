@@ -103,7 +103,8 @@ def variants(st: dict, side: str, card: str) -> list[dict]:
     elif name == "NATIONAL_MOBILIZATION":
         out.append({})
     elif name == "FAN_JU":
-        out += [{"general": g} for g in sorted(D.generals) if B.general_at(st, g)]
+        placed = {g for c in st["areas"].values() for s in B.stacks(c) for g in s["gens"]}
+        out += [{"general": g} for g in sorted(D.generals) if g in placed]  # B.general_at
     elif name == "KING_OF_QIN":
         out.append({})
     elif name == "MI_YUE":
@@ -278,12 +279,19 @@ def general_options(st: dict, side: str, used_areas: list[str]) -> list[dict]:
     """Ruling 14: an available general (not Wei Wuji) of a force of the player's faction,
     into an area holding that force's counters."""
     out = []
+    present: dict[str, set[str]] | None = None  # force -> areas holding its counters
     for gen, where in sorted(st["pool"].items()):
         force = D.generals[gen].force
         if where != "available" or gen == "WEI_WUJI" or B.faction(st, force) != side:
             continue
+        if present is None:
+            present = {}
+            for a, content in st["areas"].items():
+                for s in B.stacks(content):
+                    present.setdefault(s["force"], set()).add(a)
+        mine = present.get(force, set())
         out += [{"general": gen, "area": a} for a in D.areas
-                if a not in used_areas and B.stack_of(st["areas"][a], force)]  # fmt: skip
+                if a not in used_areas and a in mine]  # fmt: skip
     return out
 
 

@@ -134,15 +134,13 @@ class Data:
     def config(self, overrides: dict[str, Any] | None = None) -> Config:
         """The file's switches with ``overrides``; a value that is neither the file's nor
         one of its alternatives is refused, naming the choices."""
-        cfg = self.default_config
         for name, value in (overrides or {}).items():
             if name not in self.config_values:
                 raise ValueError(f"there is no config switch {name!r}")
             if value not in self.config_values[name]:
                 choices = ", ".join(map(str, self.config_values[name]))
                 raise ValueError(f"{name} is one of {choices}, not {value!r}")
-            cfg = replace(cfg, **{name: value})
-        return cfg
+        return replace(self.default_config, **overrides) if overrides else self.default_config
 
     def deck(self, side: str, cfg: Config) -> tuple[str, ...]:
         """Card ids of one side's deck under ``cfg``: ``KIND`` for a single copy,

@@ -27,8 +27,9 @@ def action_commands(
     if "military" in kinds and R.can_operate(st, side):
         actions.append({"action": "military"})
     if "reinforcement" in kinds:
+        places = R.reinforce_table(st)
         for force in D.forces:
-            for area in R.reinforce_places(st, force):
+            for area in places.get(force, ()):
                 actions.append({"action": "reinforcement", "force": force, "area": area})
     if "diplomacy" in kinds:
         for force, pos in sorted(st["track"].items()):
@@ -75,17 +76,22 @@ def random_command(st: dict, seat: str, rng: Any) -> dict[str, Any] | None:
         return {"type": "bid", "rp": rng.randrange(R.MAX_BID + 1)}
     if due == "operate":
         return random_operation(st, R.side_of(st, seat), rng)
-    options = _random_action(st, R.side_of(st, seat), rng) if due == "action" else legal(st, seat)
+    if due == "action":
+        return _random_action(st, R.side_of(st, seat), rng)
+    return _pick(legal(st, seat), rng)
+
+
+def _pick(options: list[dict], rng: Any) -> dict | None:
     return options[rng.randrange(len(options))] if options else None
 
 
-def _random_action(st: dict, side: str, rng: Any) -> list[dict]:
-    """The legal actions of one kind (pass, each generic action, face-up texts), the kind
-    drawn first among those open, so that a random game is neither all passes nor all
-    reinforcements; cheaper than listing every action."""
+def _random_action(st: dict, side: str, rng: Any) -> dict | None:
+    """One of the legal actions of one kind (pass, each generic action, face-up texts),
+    the kind drawn first among those open, so that a random game is neither all passes nor
+    all reinforcements; cheaper than listing every action."""
     hand = st["hands"][side]
     if not hand:
-        return [{"type": "pass"}]
+        return _pick([{"type": "pass"}], rng)
     kinds = ["pass", "reinforcement"]
     if R.can_operate(st, side):
         kinds.append("military")
@@ -98,16 +104,23 @@ def _random_action(st: dict, side: str, rng: Any) -> list[dict]:
     if kind == "text":
         texts = cards.face_up_commands(st, side)
         if texts:
-            return texts
+            return _pick(texts, rng)
         kinds.remove("text")
         kind = kinds[rng.randrange(len(kinds))]
     if kind == "pass":
-        return [{"type": "pass"}]
+        return _pick([{"type": "pass"}], rng)
     card = hand[rng.randrange(len(hand))]
-    out = []
-    for o in action_commands(st, side, kinds=(kind,), hand=[card]):
-        out.append(o)
-    return out
+    if kind == "military":  # open: R.can_operate held above
+        return _pick([{"type": "play", "card": card, "face": "down", "action": "military"}], rng)
+    if kind == "reinforcement":  # as action_commands lists them; only the one drawn is made
+        places = R.reinforce_table(st)
+        pairs = [(force, area) for force in D.forces for area in places.get(force, ())]
+        if not pairs:
+            return None
+        force, area = pairs[rng.randrange(len(pairs))]
+        return {"type": "play", "card": card, "face": "down", "action": "reinforcement",
+                "force": force, "area": area}  # fmt: skip
+    return _pick(action_commands(st, side, kinds=(kind,), hand=[card]), rng)
 
 
 def random_operation(st: dict, side: str, rng: Any) -> dict | None:
@@ -115,15 +128,19 @@ def random_operation(st: dict, side: str, rng: Any) -> dict | None:
     must = (st["op"] or {}).get("must")
     cap = D.constants.max_counters_per_military_op
     stacks = []
-    for area in D.areas:
-        if must and area != must["area"]:
-            continue
-        for stack in B.stacks(st["areas"][area]):
-            if must and stack["force"] != must["force"]:
+    may: dict[str, bool] = {}  # R.directable, per force
+    areas = st["areas"]
+    for area in [must["area"]] if must else D.areas:
+        content = areas[area]
+        city = content["city"]
+        for stack in [city, *content["field"]] if city else content["field"]:
+            force = stack["force"]
+            if must and force != must["force"]:
                 continue
-            if R.directable(st, side, stack["force"]) and (
-                stack["ready"] or any(stack["gens"].values())
-            ):
+            ok = may.get(force)
+            if ok is None:
+                ok = may[force] = R.directable(st, side, force)
+            if ok and (stack["ready"] or any(stack["gens"].values())):
                 stacks.append((area, stack))
     if not stacks:
         return None

@@ -60,13 +60,28 @@ class Ctx:
     """A decision in progress: the working state, the events so far, the rng."""
 
     def __init__(self, st: dict, rng: Any) -> None:
-        self.st = S.thaw(st)
+        self.st = dict(st)  # each container is copied before its first write (as S.thaw)
+        self.copied: set[str] = set()
         self.events: list[dict] = []
         self.rng = rng
 
     def emit(self, ev: dict) -> None:
         ev.setdefault("visible_to", "all")
-        S.apply_in_place(self.st, ev)
+        st, copied = self.st, self.copied
+        for key in S.WRITES.get(ev["type"], ()):  # the containers it writes into
+            if key not in copied:
+                st[key] = dict(st[key])
+                copied.add(key)
+        if "areas" in ev and "areas" not in copied:
+            st["areas"] = dict(st["areas"])
+            copied.add("areas")
+        if "track" in ev and "track" not in copied:
+            st["track"] = dict(st["track"])
+            copied.add("track")
+        if "pool" in ev and "pool" not in copied:
+            st["pool"] = dict(st["pool"])
+            copied.add("pool")
+        S.apply_in_place(st, ev)
         self.events.append(ev)
 
     def die(self) -> int:
@@ -151,8 +166,9 @@ def setup(options: Any, rng: Any) -> list[dict]:
             "initiative": {"side": sc.initiative, "flipped": False},
         }
     )
+    cfg = D.config(config)
     for side in B.SIDES:
-        deck = list(D.deck(side, D.config({k: v for k, v in config.items()})))
+        deck = list(D.deck(side, cfg))
         rng.shuffle(deck)
         c.emit({"type": "deck_shuffled", "visible_to": "server", "side": side, "deck": deck})
     if sides:
@@ -211,22 +227,25 @@ ACCEPTS = {
 }
 
 
+# what is owed -> the decision asked (any other kind: "choose")
+DUE = {"operate": "operate", "respond": "respond", "discard": "pick", "discard_drawn": "pick",
+       "take": "pick"}  # fmt: skip
+
+
 def pending(st: dict) -> dict[str, str]:
-    if st["phase"] == "bid":
+    phase = st["phase"]
+    if phase == "bid":
         return {s: "bid" for s in SEATS if s not in st["bids"]}
-    if st["phase"] != "play" or st["active"] is None:
+    active = st["active"]
+    if phase != "play" or active is None:
         return {}
     op = st["op"]
     if op is not None:
         owed = op.get("owed")
         if owed is None:
             return {}
-        kind = owed["kind"]
-        due = kind if kind in ("operate", "respond") else "choose"
-        if kind in ("discard", "discard_drawn", "take"):
-            due = "pick"
-        return {seat_of(st, owed["side"]): due}
-    return {seat_of(st, st["active"]): "action"}
+        return {seat_of(st, owed["side"]): DUE.get(owed["kind"], "choose")}
+    return {seat_of(st, active): "action"}
 
 
 # -- the opening bid (§13, competitive bid) ---------------------------------------------------
@@ -383,12 +402,18 @@ def check_eliminations(c: Ctx) -> bool:
         held.add(mil["movers"]["force"])
     if (mil.get("ally") or {}).get("moved"):
         held.add(mil["ally"]["force"])
-    for force in D.forces:
+    on_map = set()  # the forces with a stack on the map (B.on_map for each)
+    for content in st["areas"].values():
+        if content["city"]:
+            on_map.add(content["city"]["force"])
+        for s in content["field"]:
+            on_map.add(s["force"])
+    for force in D.forces:  # (the events below leave the areas as they are)
         if force in st["eliminated"] or force in held:
             continue
         if force == "SHU" and force in D.scenarios[st["scenario"]].absent:
             continue
-        if not B.on_map(st, force) and was_present(st, force):
+        if force not in on_map and was_present(st, force):
             c.emit({"type": "force_eliminated", "force": force, "track": {force: None}})
             if force == "QIN":
                 end_game(c, seat_of(st, "alliance"), "qin_eliminated")
@@ -507,11 +532,37 @@ def reinforce_places(st: dict, force: str) -> list[str]:
     ]
 
 
+def reinforce_table(st: dict) -> dict[str, list[str]]:
+    """``reinforce_places`` of every force at once, in one pass over the board."""
+    table: dict[str, list[str]] = {}
+    eliminated = st["eliminated"]
+    for a, content in st["areas"].items():
+        city = content["city"]
+        if city is None:
+            continue
+        for s in (city, *content["field"]):
+            force = s["force"]
+            if force in eliminated:
+                continue
+            places = table.get(force)
+            if places is None:
+                table[force] = [a]
+            elif places[-1] != a:
+                places.append(a)
+    return table
+
+
 def check_reinforcement(st: dict, side: str, cmd: dict) -> None:
     force, area = cmd.get("force"), cmd.get("area")
     if force not in D.forces:
         raise RulesError(f"there is no force {force!r}")
-    if area not in reinforce_places(st, force):
+    content = st["areas"].get(area) if isinstance(area, str) else None
+    if not (  # area in reinforce_places(st, force), without listing them
+        content is not None
+        and content["city"] is not None
+        and force not in st["eliminated"]
+        and B.stack_of(content, force)
+    ):
         raise RulesError(
             f"{force.title()} cannot be reinforced in {area!r}: it needs "
             "counters there, in a controlled area"
@@ -541,10 +592,34 @@ def can_operate(st: dict, side: str) -> bool:
     ``operations(st, side, limit=1)``)."""
     if not ALWAYS_A_STEP:
         return bool(operations(st, side, limit=1))
-    must = (st["op"] or {}).get("must")
-    for area in D.areas:
-        for stack in B.stacks(st["areas"][area]):
-            if not directable(st, side, stack["force"]):
+    op = st["op"]
+    if op is None:  # outside a card's text: the forces of §3.2 (B.directable_face_down)
+        eliminated = st["eliminated"]
+        if side == "lianheng":
+            mine = () if "QIN" in eliminated else ("QIN",)
+        else:
+            mine = [
+                f
+                for f, p in st["track"].items()
+                if p["box"] in ("REVENGE_QIN", "ANTI_QIN") and f not in eliminated
+            ]
+        for content in st["areas"].values():
+            city = content["city"]
+            if city and city["force"] in mine and (city["ready"] or any(city["gens"].values())):
+                return True
+            for stack in content["field"]:
+                if stack["force"] in mine and (stack["ready"] or any(stack["gens"].values())):
+                    return True
+        return False
+    must = op.get("must")
+    may: dict[str, bool] = {}  # directable, per force
+    for area, content in st["areas"].items():  # (a yes or no: the order does not matter)
+        for stack in B.stacks(content):
+            force = stack["force"]
+            ok = may.get(force)
+            if ok is None:
+                ok = may[force] = directable(st, side, force)
+            if not ok:
                 continue
             ready = stack["ready"] + sum(stack["gens"].values())
             if not must and ready:
@@ -744,7 +819,7 @@ def do_operate(c: Ctx, seat: str, cmd: dict) -> None:
             }
         )
         return
-    if path not in B.paths(st, area, force, B.ma_of(gens, act)):
+    if not B.path_open(st, area, force, B.ma_of(gens, act), path):
         raise RulesError(
             "that path is not open: check the borders' costs, the movement "
             "allowance, and that a move stops where enemy or Neutral counters are"

@@ -51,8 +51,30 @@ def initial() -> State:
     }
 
 
+_ATOMS = (str, int, bool, type(None))
+
+
 def copy(value: Any) -> Any:
-    """A deep copy of plain data (what JSON round-trips)."""
+    """A deep copy of plain data: what a JSON round trip gives (tuples become lists), done
+    without the text in between."""
+    t = type(value)
+    if t is dict:
+        out = {}
+        for k, v in value.items():
+            if type(k) is not str:  # a key JSON would turn into a string
+                return json.loads(json.dumps(value))
+            tv = type(v)
+            if tv in _ATOMS:
+                out[k] = v
+            elif tv is list:  # (the list branch below, inline: an area's field)
+                out[k] = [x if type(x) in _ATOMS else copy(x) for x in v]
+            else:
+                out[k] = copy(v)
+        return out
+    if t is list or t is tuple:
+        return [v if type(v) in _ATOMS else copy(v) for v in value]
+    if t in _ATOMS:
+        return value
     return json.loads(json.dumps(value))
 
 
@@ -76,9 +98,41 @@ def thaw(state: State) -> State:
     return new
 
 
+# the containers ``apply_in_place`` writes into, by event type (beside the mechanical fields
+# ``areas``, ``track``, ``pool``); every other write replaces a top-level value
+WRITES = {
+    "bid_made": ("bids",),
+    "deck_shuffled": ("decks", "discards"),
+    "cards_drawn": ("decks", "hands"),
+    "card_played": ("hands", "discards"),
+    "hand_discarded": ("hands", "discards"),
+    "card_discarded": ("hands", "discards"),
+    "deck_searched": ("decks",),
+    "card_cancelled": ("discards", "removed"),
+    "standing_set": ("standing",),
+}
+
+
 def evolve(state: State, event: dict[str, Any]) -> State:
-    new = thaw(state)
-    apply_in_place(new, event)
+    """A new state; only the containers this event writes into are copied (``thaw``).
+    Does what ``apply_in_place`` does, on those copies: keep the two in step."""
+    new = dict(state)
+    kind = event["type"]
+    for key in WRITES.get(kind, ()):
+        new[key] = dict(state[key])
+    if "areas" in event:  # (as apply_in_place: new contents replace the old)
+        new["areas"] = {**state["areas"], **event["areas"]}
+    if "track" in event:
+        new["track"] = track = dict(state["track"])
+        _set_or_drop(track, event["track"])
+    if "pool" in event:
+        new["pool"] = pool = dict(state["pool"])
+        _set_or_drop(pool, event["pool"])
+    if "op" in event:
+        new["op"] = event["op"]
+    apply = APPLY.get(kind)
+    if apply is not None:
+        apply(new, event)
     return new
 
 
@@ -97,91 +151,157 @@ def _take(cards: list[str], taken: list[str]) -> list[str]:
     return left
 
 
+def _set_or_drop(into: dict, changes: dict) -> None:
+    """The mechanical fields ``track`` and ``pool``: new values, null removes."""
+    for key, value in changes.items():
+        if value is None:
+            into.pop(key, None)
+        else:
+            into[key] = value
+
+
 def apply_in_place(st: State, ev: dict[str, Any]) -> None:
-    kind = ev["type"]
+    # (``evolve`` does the same on copies: keep the two in step)
     if "areas" in ev:
         for area, content in ev["areas"].items():
             st["areas"][area] = content
     if "track" in ev:
-        for force, pos in ev["track"].items():
-            if pos is None:
-                st["track"].pop(force, None)
-            else:
-                st["track"][force] = pos
+        _set_or_drop(st["track"], ev["track"])
     if "pool" in ev:
-        for gen, where in ev["pool"].items():
-            if where is None:
-                st["pool"].pop(gen, None)
-            else:
-                st["pool"][gen] = where
+        _set_or_drop(st["pool"], ev["pool"])
     if "op" in ev:
         st["op"] = ev["op"]
-    if kind == "game_started":
-        for key in ("scenario", "victory", "config", "turns", "target"):
-            st[key] = ev[key]
-        st["sides"] = dict(ev["sides"])
-        st["phase"] = "bid" if not ev["sides"] else "play"
-    elif kind == "board_set":
-        st["initiative"] = dict(ev["initiative"])
-    elif kind == "bid_made":
-        st["bids"][ev["seat"]] = ev.get("rp")
-    elif kind == "bids_revealed":
-        st["bids"] = dict(ev["bids"])
-        st["sides"] = dict(ev["sides"])
-        st["target"] = ev["target"]
-        st["phase"] = "play"
-    elif kind == "deck_shuffled":
-        st["decks"][ev["side"]] = list(ev.get("deck", []))
-        st["discards"][ev["side"]] = []
-    elif kind == "cards_drawn":
-        side, cards = ev["side"], ev.get("cards", [])
-        st["decks"][side] = _take(st["decks"][side], cards)
-        st["hands"][side] = st["hands"][side] + list(cards)
-    elif kind == "turn_started":
-        st["turn"] = ev["turn"]
-        st["active"] = ev["first"]
-        st["passes"] = 0
-    elif kind == "card_played":
-        side, card = ev["side"], ev.get("card")
-        if card is not None:
-            st["hands"][side] = _take(st["hands"][side], [card])
-            st["discards"][side] = [*st["discards"][side], {"card": card, "up": ev["face"] == "up"}]
-        else:  # a redacted copy: the seat cannot tell which card left the hand
-            st["hands"][side] = st["hands"][side][1:]
-            st["discards"][side] = [*st["discards"][side], {"card": None, "up": False}]
-        st["passes"] = 0
-    elif kind == "passed":
-        st["passes"] += 1
-    elif kind == "phase_ended":
-        st["active"] = ev["next"]
-    elif kind == "initiative_set":
-        st["initiative"] = {"side": ev["side"], "flipped": ev["flipped"]}
-    elif kind == "force_eliminated":
-        st["eliminated"] = [*st["eliminated"], ev["force"]]
-    elif kind == "hand_discarded":
-        side = ev["side"]
-        cards = ev.get("cards")
-        n = len(cards) if cards is not None else ev.get("count", 0)
-        st["hands"][side] = []
-        st["discards"][side] = st["discards"][side] + [
-            {"card": c, "up": False} for c in (cards or [None] * n)
-        ]
-    elif kind == "card_discarded":
-        side, card = ev["side"], ev.get("card")
-        st["hands"][side] = _take(st["hands"][side], [card]) if card else st["hands"][side][1:]
-        st["discards"][side] = [*st["discards"][side], {"card": card, "up": False}]
-    elif kind == "deck_searched":
-        st["decks"][ev["side"]] = list(ev.get("deck", []))
-    elif kind == "card_cancelled":
-        if ev["removed"]:  # Jing Ke: the cancelled card and Jing Ke leave the game
-            for side, card in ((ev["side"], ev["card"]), ("alliance", "A_JING_KE")):
-                st["discards"][side] = [d for d in st["discards"][side] if d["card"] != card]
-                st["removed"][side] = [*st["removed"][side], card]
-    elif kind == "window_opened":  # (prompts: an int, replaced)
-        st["prompts"] += 1
-    elif kind == "standing_set":
-        st["standing"][ev["seat"]] = ev.get("standing")
-    elif kind == "game_ended":
-        st["phase"] = "over"
-        st["op"] = None
-        st["result"] = {k: ev[k] for k in ("winner", "side", "reason", "qin_rp", "target")}
+    apply = APPLY.get(ev["type"])  # None: only the mechanical fields above
+    if apply is not None:
+        apply(st, ev)
+
+
+def _game_started(st: State, ev: dict[str, Any]) -> None:
+    for key in ("scenario", "victory", "config", "turns", "target"):
+        st[key] = ev[key]
+    st["sides"] = dict(ev["sides"])
+    st["phase"] = "bid" if not ev["sides"] else "play"
+
+
+def _board_set(st: State, ev: dict[str, Any]) -> None:
+    st["initiative"] = dict(ev["initiative"])
+
+
+def _bid_made(st: State, ev: dict[str, Any]) -> None:
+    st["bids"][ev["seat"]] = ev.get("rp")
+
+
+def _bids_revealed(st: State, ev: dict[str, Any]) -> None:
+    st["bids"] = dict(ev["bids"])
+    st["sides"] = dict(ev["sides"])
+    st["target"] = ev["target"]
+    st["phase"] = "play"
+
+
+def _deck_shuffled(st: State, ev: dict[str, Any]) -> None:
+    st["decks"][ev["side"]] = list(ev.get("deck", []))
+    st["discards"][ev["side"]] = []
+
+
+def _cards_drawn(st: State, ev: dict[str, Any]) -> None:
+    side, cards = ev["side"], ev.get("cards", [])
+    st["decks"][side] = _take(st["decks"][side], cards)
+    st["hands"][side] = st["hands"][side] + list(cards)
+
+
+def _turn_started(st: State, ev: dict[str, Any]) -> None:
+    st["turn"] = ev["turn"]
+    st["active"] = ev["first"]
+    st["passes"] = 0
+
+
+def _card_played(st: State, ev: dict[str, Any]) -> None:
+    side, card = ev["side"], ev.get("card")
+    if card is not None:
+        st["hands"][side] = _take(st["hands"][side], [card])
+        st["discards"][side] = [*st["discards"][side], {"card": card, "up": ev["face"] == "up"}]
+    else:  # a redacted copy: the seat cannot tell which card left the hand
+        st["hands"][side] = st["hands"][side][1:]
+        st["discards"][side] = [*st["discards"][side], {"card": None, "up": False}]
+    st["passes"] = 0
+
+
+def _passed(st: State, ev: dict[str, Any]) -> None:
+    st["passes"] += 1
+
+
+def _phase_ended(st: State, ev: dict[str, Any]) -> None:
+    st["active"] = ev["next"]
+
+
+def _initiative_set(st: State, ev: dict[str, Any]) -> None:
+    st["initiative"] = {"side": ev["side"], "flipped": ev["flipped"]}
+
+
+def _force_eliminated(st: State, ev: dict[str, Any]) -> None:
+    st["eliminated"] = [*st["eliminated"], ev["force"]]
+
+
+def _hand_discarded(st: State, ev: dict[str, Any]) -> None:
+    side = ev["side"]
+    cards = ev.get("cards")
+    n = len(cards) if cards is not None else ev.get("count", 0)
+    st["hands"][side] = []
+    st["discards"][side] = st["discards"][side] + [
+        {"card": c, "up": False} for c in (cards or [None] * n)
+    ]
+
+
+def _card_discarded(st: State, ev: dict[str, Any]) -> None:
+    side, card = ev["side"], ev.get("card")
+    st["hands"][side] = _take(st["hands"][side], [card]) if card else st["hands"][side][1:]
+    st["discards"][side] = [*st["discards"][side], {"card": card, "up": False}]
+
+
+def _deck_searched(st: State, ev: dict[str, Any]) -> None:
+    st["decks"][ev["side"]] = list(ev.get("deck", []))
+
+
+def _card_cancelled(st: State, ev: dict[str, Any]) -> None:
+    if ev["removed"]:  # Jing Ke: the cancelled card and Jing Ke leave the game
+        for side, card in ((ev["side"], ev["card"]), ("alliance", "A_JING_KE")):
+            st["discards"][side] = [d for d in st["discards"][side] if d["card"] != card]
+            st["removed"][side] = [*st["removed"][side], card]
+
+
+def _window_opened(st: State, ev: dict[str, Any]) -> None:  # (prompts: an int, replaced)
+    st["prompts"] += 1
+
+
+def _standing_set(st: State, ev: dict[str, Any]) -> None:
+    st["standing"][ev["seat"]] = ev.get("standing")
+
+
+def _game_ended(st: State, ev: dict[str, Any]) -> None:
+    st["phase"] = "over"
+    st["op"] = None
+    st["result"] = {k: ev[k] for k in ("winner", "side", "reason", "qin_rp", "target")}
+
+
+# what each event type writes beyond the mechanical fields (the others write only those)
+APPLY = {
+    "game_started": _game_started,
+    "board_set": _board_set,
+    "bid_made": _bid_made,
+    "bids_revealed": _bids_revealed,
+    "deck_shuffled": _deck_shuffled,
+    "cards_drawn": _cards_drawn,
+    "turn_started": _turn_started,
+    "card_played": _card_played,
+    "passed": _passed,
+    "phase_ended": _phase_ended,
+    "initiative_set": _initiative_set,
+    "force_eliminated": _force_eliminated,
+    "hand_discarded": _hand_discarded,
+    "card_discarded": _card_discarded,
+    "deck_searched": _deck_searched,
+    "card_cancelled": _card_cancelled,
+    "window_opened": _window_opened,
+    "standing_set": _standing_set,
+    "game_ended": _game_ended,
+}

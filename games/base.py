@@ -50,6 +50,8 @@ class Option:
     default: Any
     choices: tuple[tuple[Any, str], ...] = ()
     help: str = ""
+    # False: a detail the game's summaries (a seek's words) leave out at its default.
+    summary: bool = True
 
 
 @dataclass(frozen=True)

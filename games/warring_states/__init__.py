@@ -31,6 +31,7 @@ class WarringStates:
     max_rounds = max(s.turns for s in rules.D.scenarios.values())
     version = "0"
     event_fields = schema.EVENT_FIELDS
+    event_types = tuple(schema.EVENT_FIELDS)
     event_versions = schema.VERSIONS
     upcasters = schema.UPCASTERS
     command_fields = schema.COMMAND_FIELDS
@@ -57,7 +58,11 @@ class WarringStates:
 
     @staticmethod
     def outcome(st: dict) -> dict[str, Any] | None:
-        return None if st["result"] is None else dict(st["result"])
+        """How it ended (``winner`` a seat or None, ``side`` the winner's, ``reason``,
+        ``qin_rp``, ``target``) and ``sides``: the side each seat played."""
+        if st["result"] is None:
+            return None
+        return {**st["result"], "sides": dict(st["sides"])}
 
     @staticmethod
     def dump_state(st: dict) -> str:

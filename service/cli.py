@@ -546,8 +546,11 @@ def parser() -> argparse.ArgumentParser:
     tool_args.add_game_arguments(sp, seats="a policy (random or module:function; random)")
     sp.add_argument("-n", "--games", type=int, default=1000)
     sp.add_argument("--seed", type=int, default=1)
-    sp.add_argument("--each", metavar="NAME",
-                    help="play -n games for each value of this option (e.g. a scenario)")
+    sp.add_argument(
+        "--each",
+        metavar="NAME",
+        help="play -n games for each value of this option (e.g. a scenario)",
+    )
     tp = sub.add_parser("tournament", help="play AI levels against each other, with statistics")
     tp.add_argument("--levels", help="comma-separated AI levels (default: all of them)")
     tp.add_argument("-n", "--games", type=int, default=20, help="games per pairing (20)")

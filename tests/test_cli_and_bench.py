@@ -123,3 +123,12 @@ def test_selfplay_each_refuses_an_option_it_cannot_play_through(capsys):
     assert "has no option 'colour'" in capsys.readouterr().out
     assert cli.main(["selfplay", "-n", "1", "--each", "events", "--option", "events=true"]) == 2
     assert "given with --option and with --each" in capsys.readouterr().out.replace("\n", " ")
+
+
+def test_bench_prompts_counts_the_decisions_of_each_kind_per_game(capsys):
+    from bench import prompts
+
+    prompts.main(["-n", "3", "--game", "warring-states", "--policy", "heuristic"])
+    out = capsys.readouterr().out.strip().splitlines()
+    assert re.fullmatch(r"prompts_per_game: \d+\.\d prompts", out[-1])
+    assert any(re.fullmatch(r"respond_per_game: \d+\.\d prompts", line) for line in out)

@@ -1,8 +1,8 @@
 """Conflict of Alliances: Warring States: the rules as a Decider.
 
 See ``shared/rules/warring_states.md`` (rules, rulings, worked examples) and ``data.json``
-(areas, borders, forces, setups, table, decks, config switches). Not registered in
-``games.REGISTRY`` yet: see README.md for what is done and what is not.
+(areas, borders, forces, setups, table, decks, config switches). Registered in
+``games.REGISTRY`` as ``warring-states``; README.md says what is done and what is not.
 """
 
 from __future__ import annotations

@@ -50,24 +50,33 @@ export function renderHand(node, view, ctx) {
   return true;
 }
 
+// The command each decision owed is answered with (a window is answered with "choose").
+const COMMAND = { bid: "bid", action: "play", operate: "operate", choose: "choose", respond: "choose", pick: "pick" };
+
 export function renderDecision(node, ctx) {
   const decision = ctx.view?.decision;
   if (!ctx.deciding || !decision) return false;
   const title = el("h2", { id: "decision-title" }, kind.t(`prompt.${decision.command}`, {}));
-  if (decision.command === "choose" && Array.isArray(decision.options)) {
-    clear(node, title, el("div", { class: "choices" }, ...decision.options.map((option, i) => el("button", {
-      type: "button", "data-option": String(i), onclick: () => ctx.send({ type: "choose", option: i }),
-    }, JSON.stringify(option)))));
-    return true;
-  }
-  const box = el("textarea", { id: "command-json", rows: "3", cols: "60" }, JSON.stringify({ type: decision.command === "action" ? "play" : "" }));
+  const options = Array.isArray(decision.options) ? decision.options : [];
+  const buttons = options.map((option, i) => el("button", {
+    type: "button", "data-option": String(i), onclick: () => ctx.send({ type: "choose", option: i }),
+  }, JSON.stringify(option)));
+  // Any command, typed in JSON (kept across redraws): the one owed, pass, standing, resign.
+  const box = el("textarea", { id: "command-json", rows: "3", cols: "60",
+    oninput: () => { ctx.ui.json = box.value; } },
+  ctx.ui.json ?? JSON.stringify({ type: COMMAND[decision.command] || "" }));
   const send = () => {
+    let command;
     try {
-      ctx.send(JSON.parse(box.value));
+      command = JSON.parse(box.value);
     } catch (error) {
       ctx.say(`Not a command in JSON: ${error.message}`);
+      return;
     }
+    ctx.ui.json = undefined;
+    ctx.send(command);
   };
-  clear(node, title, box, el("button", { type: "button", onclick: send }, "Send"));
+  clear(node, title, el("div", { class: "choices" }, ...buttons), box,
+    el("button", { type: "button", id: "send-json", onclick: send }, "Send"));
   return true;
 }

@@ -7,8 +7,11 @@ levels think with small budgets."""
 
 from __future__ import annotations
 
+import itertools
+import json
 import random
 import time
+from dataclasses import asdict
 
 import fakeredis
 import pytest
@@ -31,7 +34,7 @@ def app():
 
 @pytest.mark.parametrize("key", sorted(games.REGISTRY))
 def test_a_game_is_played_exported_replayed_audited_told_and_analysed(app, key):
-    from workers.analysis.engine import QUICK, analyse
+    from workers.analysis.engine import QUICK, analyse, scaled
 
     rules = games.get(key)
     bingfa = app.extensions["bingfa"]
@@ -71,6 +74,8 @@ def test_a_game_is_played_exported_replayed_audited_told_and_analysed(app, key):
     started = time.process_time()
     result = analyse(record, QUICK, 0)
     assert result["decisions"] and any(d["assessed"] for d in result["decisions"])
+    share = getattr(rules.ai, "analysis_scale", 1.0)  # a long game asks for fewer playouts
+    assert 0 < share <= 1 and result["strength"] == asdict(scaled(QUICK, share))
     assert time.process_time() - started < 60
 
 
@@ -91,3 +96,47 @@ def test_every_ai_level_answers_from_its_own_view_with_a_command_the_rules_take(
         command = choose_command(rules, state, seat, level, random.Random(1), budget)
         assert command is not None, (level, seat)
         state = rules.fold(rules.decide(state, seat, command, rng), state)  # refused: raises
+
+
+def test_a_scaled_analysis_strength_keeps_a_playout_of_each_kind():
+    from workers.analysis.engine import DEFAULT, QUICK, Strength, scaled
+
+    assert scaled(DEFAULT, 1.0) is DEFAULT
+    assert scaled(DEFAULT, 0.2) == Strength(place=120, place_evaluations=40, other=12,
+                                            other_evaluations=8)  # fmt: skip
+    assert scaled(QUICK, 0.01) == Strength(1, 1, 1, 1)
+
+
+def stored(value):
+    """An event as the store gives it back: JSON with every dict's keys sorted."""
+    return json.loads(json.dumps(value, sort_keys=True))
+
+
+@pytest.mark.parametrize("key", sorted(games.REGISTRY))
+def test_a_game_decides_alike_from_its_events_as_made_and_as_stored(key):
+    """The write path folds the events a decision made; the replay, the audit and a worker
+    fold them as the store gives them back (keys sorted), or load a snapshot: the rules must
+    not read anything from the order of a state's dicts."""
+    rules = games.get(key)
+    for seed in range(3):
+        rng = random.Random(seed)
+        made = rules.setup({}, rng)
+        live, kept = rules.fold(made), rules.fold(stored(made))
+        for n in itertools.count():
+            if not (pending := rules.pending(live)):
+                break
+            seat = sorted(pending)[0]
+            snapshot = rules.load_state(rules.dump_state(live))
+            if n % 5 == 0:  # listing every legal command can be long (placements)
+                legal = rules.legal(live, seat)
+                assert legal == rules.legal(kept, seat) == rules.legal(snapshot, seat), seed
+            command = rules.random_command(live, seat, rng)
+            at = rng.getstate()
+            new = rules.decide(live, seat, command, rng)
+            again = random.Random()
+            for other in (kept, snapshot):
+                again.setstate(at)
+                assert stored(rules.decide(other, seat, command, again)) == stored(new), seed
+            live = rules.fold(new, live)
+            kept = rules.fold(stored(new), kept)
+        assert rules.outcome(kept) == rules.outcome(live)

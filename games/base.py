@@ -87,6 +87,7 @@ class AiParts(Protocol):
     # a decision the search does not generate ``candidates`` for is judged among.
     def assessable(self, view: dict[str, Any], seat: Seat, command: Command) -> bool: ...
     def alternatives(self, state: Any, seat: Seat, played: Command) -> list[Command]: ...
+
     # Optional, not a function: ``analysis_scale`` (0 < x <= 1), the share of the analysis'
     # playouts this game's decisions get, for a game whose whole analysis would otherwise
     # take too long (many decisions, long playouts).

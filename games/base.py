@@ -50,6 +50,8 @@ class Option:
     default: Any
     choices: tuple[tuple[Any, str], ...] = ()
     help: str = ""
+    # False: a detail the game's summaries (a seek's words) leave out at its default.
+    summary: bool = True
 
 
 @dataclass(frozen=True)
@@ -85,6 +87,10 @@ class AiParts(Protocol):
     # a decision the search does not generate ``candidates`` for is judged among.
     def assessable(self, view: dict[str, Any], seat: Seat, command: Command) -> bool: ...
     def alternatives(self, state: Any, seat: Seat, played: Command) -> list[Command]: ...
+
+    # Optional, not a function: ``analysis_scale`` (0 < x <= 1), the share of the analysis'
+    # playouts this game's decisions get, for a game whose whole analysis would otherwise
+    # take too long (many decisions, long playouts).
 
 
 Message = tuple[str, dict[str, Any]]  # (message id, its placeholders' values)

@@ -19,7 +19,14 @@ def random_policy(rules: Rules, state: Any, seat: Seat, rng: Any) -> Command:
     return rules.random_command(state, seat, rng)
 
 
-POLICIES: dict[str, Policy] = {"random": random_policy}
+def heuristic_policy(rules: Rules, state: Any, seat: Seat, rng: Any) -> Command:
+    """The game's rule of thumb (its AI parts' ``heuristic``, the easy level) on the seat's
+    view only."""
+    command = rules.ai.heuristic(rules.view(state, seat), seat, rng)
+    return command if command is not None else rules.random_command(state, seat, rng)
+
+
+POLICIES: dict[str, Policy] = {"random": random_policy, "heuristic": heuristic_policy}
 
 
 @dataclass

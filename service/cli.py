@@ -1,7 +1,7 @@
 """The ``bingfa`` command line.
 
     bingfa selfplay [--game KEY] [-n 1000] [--seed 1] [--option name=value ...]
-                    [--seat seat=policy ...]
+                    [--seat seat=policy ...] [--each option]
     bingfa tournament [--game KEY] [--levels random,easy,medium,hard] [--games 20] [--jobs N]
                       [--seed 1] [--option name=value ...]   (AI levels against each other)
     bingfa rebuild [--partitions 16]     (REDIS_URL: the event store's Redis)
@@ -10,8 +10,9 @@
     bingfa export <replay id> [-o file]      (a finished game's record as JSON Lines)
     bingfa archive --all | <game id> ...     (finished games into the replay store)
 
-A policy is a name from ``games.playout.POLICIES`` or ``module:function`` with the
-signature ``(rules, state, seat, rng) -> command``. ``--game`` defaults to the first
+A policy is a name from ``games.playout.POLICIES`` (``random``, ``heuristic``), an AI level
+(``ai:easy``, ``ai:medium``, ...) or ``module:function`` with the signature ``(rules,
+state, seat, rng) -> command``. ``--game`` defaults to the first
 registered game; ``--option`` values are read as JSON when they are JSON, else as text, and
 checked by the game's rules (``service.tool_args``).
 """
@@ -47,14 +48,35 @@ from service import tool_args
 def load_policy(spec: str) -> Policy:
     if spec in POLICIES:
         return POLICIES[spec]
+    if spec.startswith("ai:"):
+        return ai_policy(spec[3:])
     module, _, name = spec.partition(":")
     if not name:
         known = ", ".join(sorted(POLICIES))
-        raise SystemExit(f"unknown policy {spec!r}: use one of {known} or module:function")
+        raise SystemExit(
+            f"unknown policy {spec!r}: use one of {known}, ai:LEVEL or module:function"
+        )
     try:
         return getattr(importlib.import_module(module), name)
     except (ImportError, AttributeError) as error:
         raise SystemExit(f"cannot load policy {spec!r}: {error}") from None
+
+
+def ai_policy(level: str) -> Policy:
+    """An AI level of ``workers.ai`` as a policy (``ai:easy``, ``ai:medium``, ...), seeing
+    only its seat's view like the AI opponents do."""
+    from workers import ai  # the AI levels load only when asked for
+
+    if level not in ai.LEVELS:
+        raise SystemExit(f"there is no AI level {level!r}; the levels are: {', '.join(ai.LEVELS)}")
+
+    def policy(rules: Any, state: Any, seat: str, rng: Any) -> dict[str, Any]:
+        command = ai.choose_command(rules, state, seat, level, rng)
+        if command is None:  # play only asks a seat that owes a decision
+            raise RuntimeError(f"level {level!r} had no answer for {seat}")
+        return command
+
+    return policy
 
 
 def selfplay(args: argparse.Namespace, console: Console) -> int:
@@ -62,11 +84,38 @@ def selfplay(args: argparse.Namespace, console: Console) -> int:
         rules = tool_args.rules_of(args.game)
         options = tool_args.parse_options(rules, args.option)
         specs = tool_args.parse_seats(rules, args.seat, default="random")
+        runs = each_value(rules, args.each, options)
     except tool_args.ToolArgError as error:
         console.print(f"[error]{escape(str(error))}[/error]", soft_wrap=True)
         return 2
     policies = {seat: load_policy(spec) for seat, spec in specs.items()}
+    for run in runs:
+        selfplay_run(rules, run, policies, specs, args, console)
+    return 0
+
+
+def each_value(rules: Any, name: str | None, options: dict[str, Any]) -> list[dict[str, Any]]:
+    """The options of each run: one, or one per value of the option ``name`` (``--each``)."""
+    if not name:
+        return [options]
+    option = next((o for o in rules.catalogue.options if o.name == name), None)
+    if option is None:
+        raise tool_args.ToolArgError(f"{rules.key} has no option {name!r} to play each value of")
+    if name in options:
+        raise tool_args.ToolArgError(f"{name!r} is given with --option and with --each")
+    values = [False, True] if option.kind == "bool" else [v for v, _ in option.choices]
+    return [{**options, name: value} for value in values]
+
+
+def selfplay_run(rules: Any, options: dict[str, Any], policies: dict[str, Policy],
+                 specs: dict[str, str], args: argparse.Namespace,
+                 console: Console) -> None:  # fmt: skip
+    """Play ``args.games`` games with these options and print their summary: wins by seat,
+    by side for a game whose outcome says which side each seat played (its ``sides``,
+    seat -> side), endings, average length."""
     wins: Counter[str] = Counter()
+    side_wins: Counter[str] = Counter()
+    seat_sides: Counter[tuple[str, str]] = Counter()
     reasons: Counter[str] = Counter()
     rounds: int | None = 0
     length = 0
@@ -81,7 +130,13 @@ def selfplay(args: argparse.Namespace, console: Console) -> int:
         task = progress.add_task(f"{rules.key} self-play", total=args.games)
         for i in range(args.games):
             game = play(rules, options, random.Random(f"{args.seed}:{i}"), policies)
-            wins[game.outcome["winner"] or "draw"] += 1
+            winner = game.outcome["winner"]
+            wins[winner or "draw"] += 1
+            sides = game.outcome.get("sides") or {}
+            for seat, side in sides.items():
+                seat_sides[seat, side] += 1
+            if sides:
+                side_wins[sides[winner] if winner else "draw"] += 1
             reasons[game.outcome["reason"]] += 1
             round_ = rules.view(game.state, None).get("round")  # for a game that has rounds
             rounds = None if rounds is None or round_ is None else rounds + round_
@@ -101,13 +156,21 @@ def selfplay(args: argparse.Namespace, console: Console) -> int:
             f"{who} wins" if who != "draw" else "draws", str(wins[who]), f"{wins[who] / n:.1%}"
         )
     console.print(table)
+    if seat_sides:
+        played = ", ".join(f"{seat} played {side} {count}" for (seat, side), count
+                           in sorted(seat_sides.items()))  # fmt: skip
+        console.print(f"sides: {played}", soft_wrap=True)
+        by_side = Table("result by side", "games", "rate")
+        for side in dict.fromkeys(side for _, side in sorted(seat_sides)):
+            by_side.add_row(f"{side} wins", str(side_wins[side]), f"{side_wins[side] / n:.1%}")
+        by_side.add_row("draws", str(side_wins["draw"]), f"{side_wins['draw'] / n:.1%}")
+        console.print(by_side)
     ends = Table("ending", "games", "rate")
     for reason, count in reasons.most_common():
         ends.add_row(reason, str(count), f"{count / n:.1%}")
     console.print(ends)
     in_rounds = "" if rounds is None else f"{rounds / n:.2f} rounds, "
     console.print(f"average length: {in_rounds}{length / n:.1f} events")
-    return 0
 
 
 def tournament(args: argparse.Namespace, console: Console) -> int:
@@ -483,6 +546,11 @@ def parser() -> argparse.ArgumentParser:
     tool_args.add_game_arguments(sp, seats="a policy (random or module:function; random)")
     sp.add_argument("-n", "--games", type=int, default=1000)
     sp.add_argument("--seed", type=int, default=1)
+    sp.add_argument(
+        "--each",
+        metavar="NAME",
+        help="play -n games for each value of this option (e.g. a scenario)",
+    )
     tp = sub.add_parser("tournament", help="play AI levels against each other, with statistics")
     tp.add_argument("--levels", help="comma-separated AI levels (default: all of them)")
     tp.add_argument("-n", "--games", type=int, default=20, help="games per pairing (20)")

@@ -110,10 +110,13 @@ def check_options(key: str, options: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def options_words(key: str, options: Mapping[str, Any]) -> list[str]:
-    """The options in a few words ("Standard", "events" or "no events"), defaults shown."""
+    """The options in a few words ("Standard", "events" or "no events"), defaults shown
+    (but for the details a catalogue leaves out of its summaries at their default)."""
     words = []
     for option in catalogue(key).options:
         value = options.get(option.name, option.default)
+        if not getattr(option, "summary", True) and value == option.default:
+            continue
         name = option.name.replace("_", " ")
         if option.kind == "bool":
             words.append(name if value else f"no {name}")

@@ -93,11 +93,14 @@ def parse_seats(rules: Any, specs: Iterable[str], default: str) -> dict[str, str
 
 def options_text(rules: Any, options: Mapping[str, Any]) -> str:
     """The options a game is played with, for a tool's report: every option the game
-    declares (``catalogue.options``) with its value, else those given."""
+    declares (``catalogue.options``) with its value (a detail left out of summaries only
+    when given), else those given."""
     declared = getattr(getattr(rules, "catalogue", None), "options", None) or ()
-    values = {o.name: options.get(o.name, o.default) for o in declared}
+    details = {o.name for o in declared if not getattr(o, "summary", True)}
+    values = {o.name: options.get(o.name, o.default) for o in declared if o.name not in details}
     values.update(options)
     if not values:
         return "the default options"
     shown = (f"{name}={v if isinstance(v, str) else json.dumps(v)}" for name, v in values.items())
-    return "options " + ", ".join(shown)
+    rest = ", the rest at their defaults" if details - set(options) else ""
+    return "options " + ", ".join(shown) + rest

@@ -104,3 +104,46 @@ def test_bench_replays_plays_the_game_and_options_given():
     assert record.events[0].payload["options"] == {"variant": "beginner"}
     with pytest.raises(SystemExit):  # refused before anything is played
         bench_replays.main(["--quick", "--option", "variant=huge"])
+
+
+def test_selfplay_prints_win_rates_by_side_for_a_game_whose_seats_play_sides(capsys):
+    # Warring States: seats are first and second, the side each plays comes from the
+    # options (or the bid) and the outcome says it; --each plays every scenario
+    argv = ["selfplay", "--game", "warring-states", "-n", "4", "--seed", "2",
+            "--option", "first_side=alliance", "--each", "scenario"]  # fmt: skip
+    assert cli.main(argv) == 0
+    out = capsys.readouterr().out
+    assert out.count("4 games of warring-states (options scenario=") == 2
+    assert "scenario=FIVE_KINGDOMS" in out and "scenario=QIN_DOMINATES" in out
+    assert out.count("sides: first played alliance 4, second played lianheng 4") == 2
+    by_side = re.findall(r"(lianheng|alliance) wins\s*│\s*(\d+)\s*│\s*\d+\.\d%", out)
+    assert [side for side, _ in by_side] == ["alliance", "lianheng"] * 2  # the first seat's first
+    seats = dict(re.findall(r"(first|second) wins\s*│\s*(\d+)", out[: out.index("sides:")]))
+    draws = re.findall(r"draws\s*│\s*(\d+)", out[: out.index("ending")])
+    first = {side: int(n) for side, n in by_side[:2]}
+    assert sum(first.values()) + int(draws[1]) == 4
+    assert first["alliance"] == int(seats["first"])  # the first seat plays the Alliance
+
+
+def test_selfplay_plays_the_heuristic_and_ai_levels():
+    argv = ["selfplay", "--game", "warring-states", "-n", "1", "--seat", "first=heuristic",
+            "--seat", "second=ai:easy"]  # fmt: skip
+    assert cli.main(argv) == 0
+    with pytest.raises(SystemExit, match="no AI level 'genius'"):
+        cli.main(["selfplay", "-n", "1", "--seat", "red=ai:genius"])
+
+
+def test_selfplay_each_refuses_an_option_it_cannot_play_through(capsys):
+    assert cli.main(["selfplay", "-n", "1", "--each", "colour"]) == 2
+    assert "has no option 'colour'" in capsys.readouterr().out
+    assert cli.main(["selfplay", "-n", "1", "--each", "events", "--option", "events=true"]) == 2
+    assert "given with --option and with --each" in capsys.readouterr().out.replace("\n", " ")
+
+
+def test_bench_prompts_counts_the_decisions_of_each_kind_per_game(capsys):
+    from bench import prompts
+
+    prompts.main(["-n", "3", "--game", "warring-states", "--policy", "heuristic"])
+    out = capsys.readouterr().out.strip().splitlines()
+    assert re.fullmatch(r"prompts_per_game: \d+\.\d prompts", out[-1])
+    assert any(re.fullmatch(r"respond_per_game: \d+\.\d prompts", line) for line in out)

@@ -51,6 +51,7 @@ CATALOGUE = Catalogue(
                     (v, str(v) + (" (rules reference)" if i == 0 else ""))
                     for i, v in enumerate(values)
                 ),
+                summary=False,
             )
             for name, values in D.config_values.items()
         ),

@@ -691,4 +691,14 @@ def load(line: str) -> State:
         if value != actual:
             raise NotationError(f"{got}: the text says {value!r} but the position gives {actual!r}")
         previous = got
+    return _as_laid_out(st)
+
+
+def _as_laid_out(st: State) -> State:
+    """The board's dicts in the order a live game holds them: the rules read areas, counters
+    and generals in that order (the options they offer, and so random play, follow it), and
+    a game lays them out from its ``board_set`` event with sorted keys, as the event store
+    gives events back. A snapshot read from a line must offer what the live game offers."""
+    for key in ("areas", "track", "pool"):
+        st[key] = dict(sorted(st[key].items()))
     return st

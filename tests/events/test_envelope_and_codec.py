@@ -458,7 +458,8 @@ def test_every_type_a_game_evolves_is_declared_and_versioned(key):
         assert current == getattr(rules, "event_versions", {}).get(event_type, 1)
         for v in range(1, current):  # an unbroken chain of upcasters up to the current one
             assert (event_type, v) in rules.upcasters, (event_type, v)
-    assert codec.versions(key)["game_ended"] == 2
+    if key == "sun-tzu":  # a known answer: its game_ended was upcast once
+        assert codec.versions(key)["game_ended"] == 2
 
 
 # -- upcasting old events on read --------------------------------------------------------------

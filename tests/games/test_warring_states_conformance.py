@@ -1,6 +1,7 @@
-"""The conformance checks of ``tests/test_conformance.py`` and the parts checks of
-``tests/test_game_parts.py``, run against Warring States without registering it in
-``games.REGISTRY`` (the service would start offering it)."""
+"""Warring States beyond the generic checks (``tests/test_conformance.py`` and
+``tests/test_game_parts.py`` play it with its default options, as every registered game):
+the conformance checks with its other options (scenario, bid, the first player's side),
+and every event and command of a game said by its text."""
 
 from __future__ import annotations
 
@@ -15,8 +16,7 @@ from tests.test_conformance import play_checked
 from tests.test_game_parts import said
 
 SEEDS = (0, 1, 2)
-OPTIONS = [
-    {},
+OPTIONS = [  # the defaults are the generic test's
     {"scenario": "QIN_DOMINATES"},
     {"victory": "bid"},
     {"scenario": "QIN_DOMINATES", "first_side": "alliance"},
@@ -24,7 +24,7 @@ OPTIONS = [
 
 
 class _Setup:
-    """RULES with the game's options fixed, for the registry-shaped checks."""
+    """RULES with the game's options fixed, for the generic checks (which use defaults)."""
 
     def __init__(self, options: dict) -> None:
         self.options = options

@@ -292,6 +292,7 @@ def test_victory_at_the_end_of_the_last_turn():
         "reason": "rp",
         "qin_rp": 8,
         "target": 7,
+        "sides": dict(st["sides"]),
     }
 
 

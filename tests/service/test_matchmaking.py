@@ -282,9 +282,10 @@ def test_a_seek_whose_game_cannot_be_made_is_open_again(mm, bingfa, monkeypatch)
 def test_a_seek_in_words():
     clock = {"per_move_seconds": 86400, "bank_seconds": 3 * 86400, "vacation_days": 1}
     assert describe({"options": {"events": True}, "clock": clock, "rated": True}) == (
-        "Standard, events, 1 day per move, 3 days bank, 1 vacation day, rated")  # fmt: skip
+        "Sun Tzu, Standard, events, 1 day per move, 3 days bank, 1 vacation day, rated"
+    )
     assert describe({"options": {"variant": "beginner"}, "clock": None}) == (
-        "Beginner, no events, no clock, unrated")  # fmt: skip
+        "Sun Tzu, Beginner, no events, no clock, unrated")  # fmt: skip
 
 
 # -- rematch -------------------------------------------------------------------------------

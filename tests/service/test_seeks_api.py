@@ -48,7 +48,7 @@ def test_a_posted_seek_is_listed_for_everyone_with_its_summary(seeker, acceptor)
                        clock={"per_move_seconds": 86400}, colour="blue")  # fmt: skip
     seek = posted["seek"]
     assert posted["token"] and "token_hash" not in seek and "nonce" not in seek
-    assert seek["summary"] == "Standard, events, 1 day per move, unrated"
+    assert seek["summary"] == "Sun Tzu, Standard, events, 1 day per move, unrated"
     assert seek["name"].startswith("Player ")  # no name chosen: the anonymous label
     listed = acceptor.get("/api/seeks").json["seeks"]
     assert [s["id"] for s in listed] == [seek["id"]] and listed[0]["colour"] == "blue"

@@ -156,6 +156,7 @@ def analyse(record: Record, strength: Strength = DEFAULT, seed: int = 0,
     ``on_progress(done, total)`` is called before the first decision and after each."""
     started = time.perf_counter()
     rules, decisions = decisions_of(record)
+    strength = scaled(strength, getattr(getattr(rules, "ai", None), "analysis_scale", 1.0))
     total = len(decisions)
     if on_progress:
         on_progress(0, total)
@@ -165,6 +166,16 @@ def analyse(record: Record, strength: Strength = DEFAULT, seed: int = 0,
         if on_progress:
             on_progress(i, total)
     return summarise(record, rules, entries, strength, seed, time.perf_counter() - started)
+
+
+def scaled(strength: Strength, scale: float) -> Strength:
+    """The strength for a game whose AI parts ask for a share of the playouts
+    (``analysis_scale``, optional: a game with long playouts or many decisions, so that its
+    whole analysis takes about as long as another's); at least one playout of each kind."""
+    if scale >= 1.0:
+        return strength
+    return Strength(**{name: max(1, round(value * scale))
+                       for name, value in asdict(strength).items()})  # fmt: skip
 
 
 def summarise(record: Record, rules: Any, entries: list[dict[str, Any]], strength: Strength,

@@ -1,0 +1,32 @@
+"""Warring States on the generic game page with its placeholder front end (the real one is
+issue 15): the position shows as text, a decision with public options is buttons, any
+other a command typed in JSON; a person resigns, and the replay shows."""
+
+from __future__ import annotations
+
+from browser_play import error, kind, over, until
+
+
+def test_warring_states_shows_and_takes_a_command_on_the_placeholder_page(server, watch):
+    client = server.app.test_client()
+    seats = {"first": "human", "second": "ai:random"}
+    made = client.post("/api/games", json={"game": "warring-states", "seats": seats})
+    assert made.status_code == 201, made.json
+    game_id = made.json["game_id"]
+    page = watch().page
+    page.goto(server.url + made.json["seats"]["first"]["invite"])
+    until(lambda: kind(page) == "action", 20, "the first action")
+    assert "Qin holds" in page.locator("#status").inner_text()
+    assert page.locator("#areas li").count() > 10
+    assert page.locator("#hand .card").count() > 0
+    before = server.bingfa.store.version(game_id)
+    page.locator("#command-json").fill('{"type": "pass"}')
+    page.locator("#send-json").click()
+    until(lambda: server.bingfa.store.version(game_id) > before, 20, "the pass taken")
+    until(lambda: kind(page) != "", 20, "the next decision")
+    page.locator("#command-json").fill('{"type": "resign"}')
+    page.locator("#send-json").click()
+    until(lambda: over(page), 20, f"the end of the game ({kind(page)}: {error(page)})")
+    page.goto(f"{server.url}/r/{game_id}")
+    page.wait_for_selector("#replay[data-shown]")
+    assert "Qin holds" in page.locator("#status").inner_text()

@@ -1,7 +1,11 @@
 """Ratings: Glicko-2 per game (by its key), a read model rebuilt from the streams.
 
 Only finished *rated* games count (``game_created.rated``; the write path refuses a rated
-game with an AI seat, so games against the AI are never rated). As on lichess, each game
+game with an AI seat, so games against the AI are never rated). A rated *match* of linked
+games (``events.matches``) counts as ONE rated result, the match's, given by the game that
+decided it (its last): its single games count for nothing on their own, as a player who
+agreed to "the winner of the two games wins" expects (winning one game of a lost match is
+not a win). As on lichess, each game
 is one rating period for its two players (``events.glicko2``), and between a player's
 games their RD grows by step 6 for the time that passed (``PERIOD_DAYS``). Ratings depend
 on order, so games are applied in (finish time ms, game id) order; ``table_of`` is the one
@@ -36,7 +40,7 @@ from typing import Any
 
 import redis as redis_lib
 
-from events import glicko2
+from events import glicko2, matches
 from events.clocks import ms as epoch_ms
 from events.glicko2 import DEFAULT_RD, Rating, Result
 
@@ -86,6 +90,11 @@ def result_of(game: Any, finished_at: str) -> RatedResult | None:
     if len(players) != 2 or len(set(players.values())) != 2:
         return None
     winner = outcome.get("winner")
+    if matches.info(game) is not None:  # a match counts once, when it is decided
+        decided = matches.result(game)
+        if decided is None:
+            return None
+        winner = matches.seats_of(game)[-1].get(decided.get("winner"))
     key = game.created.get("game", game.rules.key)
     return RatedResult(game.game_id, key, epoch_ms(finished_at), players,
                        winner if winner in players else None)  # fmt: skip

@@ -31,7 +31,7 @@ from typing import Any
 import redis as redis_lib
 
 import games
-from events import clocks
+from events import clocks, matches
 from events.envelope import Envelope, canonical
 from events.projector import LoadedGame, apply, load
 from events.redis_store import DEFAULT_PARTITIONS, partition_of
@@ -116,6 +116,11 @@ def entries_for(game: LoadedGame, created_at: str, last_at: str) -> GameEntries:
         }
     control = game.control
     exempt = game.off_the_clock
+    found = matches.info(game)
+    match = None
+    if found is not None:
+        match = {"id": found.get("first", game.game_id), "game": found.get("game", 1),
+                 "of": found.get("of", 1)}  # fmt: skip
     players = {}
     for player, seats in players_of(game).items():
         if outcome is not None:
@@ -137,6 +142,8 @@ def entries_for(game: LoadedGame, created_at: str, last_at: str) -> GameEntries:
         if outcome is not None:
             entry["winner"] = outcome.get("winner")
             entry["reason"] = outcome.get("reason")
+        if match is not None:  # a game of a match (events.matches): which one
+            entry["match"] = match
         if control is not None:
             own = [game.table.deadline_ms(s) for s in seats if s not in exempt]
             own = [d for d in own if d is not None]

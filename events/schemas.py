@@ -29,6 +29,9 @@ SYSTEM_FIELDS: dict[str, dict[str, str]] = {
         # a rematch of this game, or a game made from an accepted seek
         "~rematch_of": "str",
         "~seek": "str",
+        # a game of a match of linked games (events.matches): its number, the games and
+        # outcomes before it, each game's seats by the first game's
+        "~match": "dict",
         # the random generator its chance comes from (docs/rng.md); absent: "cpython-random"
         "~rng": "str",
     },

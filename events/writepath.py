@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import games
-from events import clocks, table
+from events import clocks, matches, table
 from events.envelope import canonical
 from events.errors import Forbidden, Invalid, NotFound
 from events.fairness import CURRENT, commitment, generator_of, rng_for
@@ -25,7 +25,7 @@ from events.offboard import OffBoard, over_text
 from events.projector import GameCache, LoadedGame, Lru, apply, save_snapshot
 from events.store import ConcurrencyError, EventStore, IdempotencyConflict
 from events.store import fingerprint as store_fingerprint
-from games.base import Rules, RulesError
+from games.base import Rules, RulesError, match_of
 
 SNAPSHOT_EVERY = 64  # events between snapshots of a running game (and one at the end)
 MAX_NONCE_LENGTH = 200
@@ -71,14 +71,18 @@ class WritePath(OffBoard):
         rated: bool = False,
         clock: Mapping[str, Any] | None = None,
         extra: Mapping[str, Any] | None = None,
+        match: bool = False,
     ) -> str:
         """A new game; ``seats`` maps every seat to ``human`` or ``ai:<level>``. AI seats
         are taken at once; the cards are dealt when the last seat is taken. ``access``
         (seat → hash of its token) is kept server-side before the game exists. ``clock``
         is a time control (``events.clocks.parse``); ``extra`` further ``game_created``
-        fields (``rematch_of``, ``seek``)."""
-        rules, options, clock = self.check_new_game(game, options, seats, rated, clock)
+        fields (``rematch_of``, ``seek``, ``match``). ``match``: the first game of a match
+        (``events.matches``), for a game whose package supports matches."""
+        rules, options, clock = self.check_new_game(game, options, seats, rated, clock, match)
         fields: dict[str, Any] = {}
+        if match:
+            fields[matches.FIELD] = matches.first_field(rules)
         if rated:
             fields["rated"] = True
         if clock is not None:
@@ -97,6 +101,7 @@ class WritePath(OffBoard):
         seats: Mapping[str, str],
         rated: bool = False,
         clock: Mapping[str, Any] | None = None,
+        match: bool = False,
     ) -> tuple[Any, dict[str, Any], dict[str, Any] | None]:
         """(rules, options, clock as stored) of a game ``create_game`` would make, or the
         refusal it would give (NotFound for an unknown game, the game's RulesError for its
@@ -107,6 +112,12 @@ class WritePath(OffBoard):
             raise NotFound(f"there is no game called {game!r}")
         options = dict(options or {})
         rules.setup(options, rng_for("check", {}, 0))  # refuses bad options with a sentence
+        if match:
+            parts = match_of(rules)
+            if parts is None:
+                raise Invalid(f"{rules.name} is not played as a match of linked games: "
+                              "create a single game (no match option)")  # fmt: skip
+            parts.check(options)
         if set(seats) != set(rules.seats):
             raise Invalid(f"{rules.name} has the seats " + " and ".join(rules.seats))
         for seat, kind in seats.items():
@@ -344,6 +355,8 @@ class WritePath(OffBoard):
             save_snapshot(self.store, game)
         if self.on_appended is not None:
             self.on_appended(game, events)
+        if any(event.get("type") == "seed_revealed" for event in events):
+            matches.on_end(self, game)  # a game of a match ended: the next one, if owed
         return game
 
     # -- a game continued from a position of another ------------------------------------

@@ -159,3 +159,37 @@ def guide_of(rules: Any) -> Path | None:
     """The game's rules for players (its optional ``guide`` part), if it has one."""
     guide = getattr(rules, "guide", None)
     return guide if guide is not None and Path(guide).is_file() else None
+
+
+class MatchParts(Protocol):
+    """Optional (a game package's ``match``): the game can be played as a *match* of
+    linked games, the next one made by the service when the one before ends, with the
+    same players in swapped seats (two seats), and one result over them all.
+
+    ``games_in_match``: how many games at most; ``label``: what the new-game form says of
+    it ("Victory: two games ..."); ``check(options)`` refuses, with a ``RulesError``
+    sentence, options a match cannot be played with; ``next_options(options, outcome)``
+    the options of the next game from the game before's and how it ended;
+    ``result(outcomes, seats)`` the match's result over the outcomes so far (the games'
+    ``outcome``, or the service's off-board ending: ``winner``, ``reason``), players named
+    by their seat in the first game, ``seats[i]`` mapping them to their seat in game i:
+    ``{"winner": first-game seat or None, "reason": ...}``, or None while undecided;
+    ``words(result, seat)`` the result in a sentence for ``seat`` (a first-game seat, or
+    None for a spectator)."""
+
+    games_in_match: int
+    label: str
+
+    def check(self, options: Mapping[str, Any]) -> None: ...
+    def next_options(
+        self, options: Mapping[str, Any], outcome: Mapping[str, Any]
+    ) -> dict[str, Any]: ...
+    def result(
+        self, outcomes: list[Mapping[str, Any]], seats: list[Mapping[Seat, Seat]]
+    ) -> dict[str, Any] | None: ...
+    def words(self, result: Mapping[str, Any], seat: Seat | None) -> str: ...
+
+
+def match_of(rules: Any) -> MatchParts | None:
+    """The game's match part (``MatchParts``), if it can be played as a match."""
+    return getattr(rules, "match", None)

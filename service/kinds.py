@@ -15,7 +15,7 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
 import games
 from events.schemas import StrictBoolean
-from games.base import Catalogue, Option, RulesError
+from games.base import Catalogue, Option, RulesError, match_of
 
 
 def default_key() -> str:
@@ -69,7 +69,16 @@ def kind_json(key: str) -> dict[str, Any]:
         "summary": cat.summary,
         "seats": [{"id": s.id, "label": s.label, "colour": s.colour} for s in cat.seats],
         "options": [option_json(o) for o in cat.options],
+        "match": match_json(key),
     }
+
+
+def match_json(key: str) -> dict[str, Any] | None:
+    """Whether the game can be played as a match of linked games, and how it says it."""
+    parts = match_of(games.REGISTRY[key])
+    if parts is None:
+        return None
+    return {"games_in_match": parts.games_in_match, "label": parts.label}
 
 
 def kinds_json() -> list[dict[str, Any]]:

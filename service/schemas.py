@@ -29,6 +29,12 @@ class CreateGame(Schema):
                   "default a person in every seat"},
     )  # fmt: skip
     rated = StrictBoolean(load_default=False, metadata={"description": "rated games give no hints"})
+    match = StrictBoolean(
+        load_default=False,
+        metadata={"description": "play a match of linked games (GET /api/kinds: a kind's "
+                  "``match``): the next game is made when one ends, the same players in "
+                  "swapped seats, one result over them; a kind without matches is a 422"},
+    )  # fmt: skip
     clock = fields.Dict(
         keys=fields.String(),
         load_default=None,
@@ -142,6 +148,13 @@ class GameView(Schema):
     prompt = fields.String(metadata={"description": "whose turn it is and for what, in words"})
     outcome_text = fields.Dict(keys=fields.String(), values=fields.String(), allow_none=True,
                                metadata=OUTCOME_TEXT)  # fmt: skip
+    match = fields.Dict(
+        allow_none=True,
+        metadata={"description": "none: a single game; else the match it is part of: id "
+                  "(its first game's), game (this one's number), of, games (their ids so "
+                  "far), seat_in_first (your seat in its first game), result (once decided: "
+                  "winner, a first-game seat or none, reason) and result_text"},
+    )  # fmt: skip
 
 
 class Draw(Schema):

@@ -17,6 +17,7 @@ from games.warring_states import view as views
 from games.warring_states.ai import AI
 from games.warring_states.catalogue import CATALOGUE
 from games.warring_states.knowledge import KNOWLEDGE
+from games.warring_states.match import MATCH
 from games.warring_states.text import TEXT
 
 
@@ -40,6 +41,7 @@ class WarringStates:
     knowledge = KNOWLEDGE
     ai = AI
     text = TEXT
+    match = MATCH  # the two games victory, played as a match of linked games
     web = Path(__file__).parent / "web"  # the front end comes with the next issue
 
     initial = staticmethod(state.initial)

@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import current_app, request, session
 
-from events import table
+from events import matches, table
 from events.envelope import Envelope
 from events.schemas import SYSTEM_FIELDS
 from events.writepath import Forbidden, WritePath
@@ -111,6 +111,7 @@ def create_game(body):
         access={seat: access.token_hash(t) for seat, t in tokens.items()},
         rated=body["rated"],
         clock=body["clock"],
+        match=body["match"],
     )
     seats = {}
     for seat, kind in body["seats"].items():
@@ -167,6 +168,7 @@ def view(game_id):
         # what the page prints: whose turn it is, and how the game ended, for the caller
         "prompt": narration.turn_text(rules, game, playing),
         "outcome_text": narration.outcome_text(rules, game.outcome, seat),
+        "match": matches.view(bingfa(), game, seat),
     }
     return body, 200, {"ETag": f'"{game.version}"'}
 

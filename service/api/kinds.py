@@ -41,6 +41,8 @@ class Kind(Schema):
     summary = fields.String()
     seats = fields.List(fields.Nested(SeatOut))
     options = fields.List(fields.Nested(OptionOut))
+    match = fields.Dict(allow_none=True, metadata={"description": "none: no matches; else "
+                        "games_in_match and label (POST /api/games match)"})  # fmt: skip
 
 
 class KindList(Schema):

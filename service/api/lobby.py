@@ -8,6 +8,7 @@ from flask import current_app
 from marshmallow import Schema, fields, validate
 
 import games
+from events import matches
 from service import narration
 from service.api.games import player_id
 from service.bodies import Blueprint
@@ -44,6 +45,14 @@ def my_games():
 
 
 def _told(entry: dict[str, Any]) -> dict[str, Any]:
+    if entry.get("match") and entry.get("seats"):  # the match's result, once decided
+        bingfa = current_app.extensions["bingfa"]
+        try:
+            found = matches.view(bingfa, bingfa.load(entry["game"]), entry["seats"][0])
+        except LookupError:
+            found = None
+        if found is not None:
+            entry = {**entry, "match": {**entry["match"], **found}}
     rules = games.REGISTRY.get(entry.get("key"))
     if rules is None or entry.get("status") != "finished":
         return entry

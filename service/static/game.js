@@ -267,7 +267,7 @@ function render(focusKey) {
     : game.prompt;
   $("banner").classList.toggle("turn", turn);
   document.title = `${turn ? "● Your turn — " : ""}${kind.title} ${gameId} — Bingfa`;
-  part("outcome", [game.outcome, game.outcome_text], renderOutcome);
+  part("outcome", [game.outcome, game.outcome_text, game.match], renderOutcome);
   part("facing", [game.seats, me], renderFacing);
   renderInvite();
   $("players").hidden = !view;
@@ -308,6 +308,18 @@ function render(focusKey) {
   if (focus) document.querySelector(`[data-focus="${CSS.escape(focus)}"]`)?.focus();
 }
 
+// A game of a match of linked games: which game it is, the match's result once decided
+// (the server's words for this seat), else a link to the next game once it exists.
+function matchNote() {
+  const match = game.match;
+  if (!match) return null;
+  const next = match.games[match.game];
+  const parts = [`Game ${match.game} of ${match.of} of a match. `];
+  if (match.result_text) parts.push(el("strong", { "data-match-result": "" }, match.result_text));
+  else if (next) parts.push(el("a", { href: `/g/${encodeURIComponent(next)}`, "data-match-next": "" }, `Play game ${match.game + 1}`));
+  return el("p", { "data-match": "" }, ...parts);
+}
+
 // How the game ended, as the server tells it to this seat, with a link to the replay.
 function renderOutcome() {
   const node = $("outcome");
@@ -321,6 +333,7 @@ function renderOutcome() {
     el("h2", {}, said.head),
     el("p", { "data-reason": outcome.reason }, said.reason),
     note ? el("p", { class: "muted" }, note) : null,
+    matchNote(),
     el("p", { class: "buttons" }, node.dataset.replay ? el("a", { href: node.dataset.replay, class: "button primary", "data-replay-link": "" }, "Watch the replay") : null,
       el("a", { href: "/" }, "Start a new game")));
 }

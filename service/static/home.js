@@ -45,6 +45,7 @@ async function create(event) {
     seats,
     rated: clock.rated(),
     clock: clock.chosen(),
+    match: fields.match(),
   };
   const button = document.getElementById("create");
   button.disabled = true;

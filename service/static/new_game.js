@@ -20,6 +20,10 @@ export function gameFields(prefix) {
       }
       return out;
     },
+    // a match of linked games (a kind whose package supports matches offers it)
+    match() {
+      return !!fieldsOf(key()).querySelector("[data-match]")?.checked;
+    },
     seatChoice: () => fieldsOf(key()).querySelector("[data-seat-choice]"),
     seat() {
       return this.seatChoice().value;

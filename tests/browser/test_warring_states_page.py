@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import random
 
-import games
 from browser_play import error, kind, over, until, version
+
+import games
 
 RULES = games.get("warring-states")
 
@@ -50,7 +51,9 @@ def assert_hand(page, st, seat):
     side = RULES.view(st, seat)["me"]
     if not side:
         return
-    shown = sorted(page.locator("#hand [data-card]").evaluate_all("ns => ns.map(n => n.dataset.card)"))
+    shown = sorted(
+        page.locator("#hand [data-card]").evaluate_all("ns => ns.map(n => n.dataset.card)")
+    )
     assert shown == sorted(st["hands"][side])
     other = next(s for s in st["hands"] if s != side)
     text = page.locator("#hand-panel").inner_text()
@@ -116,8 +119,13 @@ def play_through_page(server, page, game_id, rng, decisions, shot=None):
     seat = "first"
     done = 0
     while done < decisions:
-        until(lambda: (kind(page) or over(page))
-              and version(page) == server.bingfa.store.version(game_id), 30, "the page up to date")
+        until(
+            lambda: (
+                (kind(page) or over(page)) and version(page) == server.bingfa.store.version(game_id)
+            ),
+            30,
+            "the page up to date",
+        )
         if over(page):
             return done
         st = state_of(server, game_id)
@@ -143,8 +151,11 @@ def play_through_page(server, page, game_id, rng, decisions, shot=None):
             if done == 3 and shot:
                 shot(page, f"deciding-{due}")
             enter(page, cmd, st, seat)
-        until(lambda: server.bingfa.store.version(game_id) > before or error(page), 20,
-              f"{cmd} taken")
+        until(
+            lambda b=before: server.bingfa.store.version(game_id) > b or error(page),
+            20,
+            f"{cmd} taken",
+        )
         assert not error(page), (cmd, error(page))
         done += 1
     return done
@@ -170,13 +181,19 @@ def test_warring_states_game_against_the_computer_through_the_page(server, watch
 
 
 def test_warring_states_page_on_a_phone(server, watch, shot):
-    game_id, page = new_game(server, watch, viewport={"width": 390, "height": 844},
-                             is_mobile=True, has_touch=True)
+    game_id, page = new_game(
+        server, watch, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
     until(lambda: kind(page), 30, "the first decision")
     st = state_of(server, game_id)
     assert_board(page, st)
     width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= 400, width
+    wide = page.evaluate(
+        "[...document.querySelectorAll('body *')]"
+        ".filter(n => n.getBoundingClientRect().right > 392)"
+        ".slice(0, 8).map(n => n.tagName + '#' + n.id + '.' + n.className)"
+    )
+    assert width <= 400, (width, wide)
     rng = random.Random(5)
     play_through_page(server, page, game_id, rng, 6)
     shot(page, "phone")
@@ -188,6 +205,9 @@ def test_standing_instructions_are_always_at_hand(server, watch):
     page.locator("#standing summary").click()
     page.locator('[data-standing-mode="never"]').check()
     page.locator("#set-standing").click()
-    until(lambda: (state_of(server, game_id)["standing"].get("first") or {}).get("mode") == "never",
-          20, "the standing instructions set")
+    until(
+        lambda: (state_of(server, game_id)["standing"].get("first") or {}).get("mode") == "never",
+        20,
+        "the standing instructions set",
+    )
     until(lambda: "never" in page.locator("#standing summary").inner_text(), 20, "shown")

@@ -56,7 +56,8 @@ function drawArea(view, area, marks) {
       transform: `translate(6 ${28 + i * 19})`,
     });
     row.append(svg("rect", { class: `chip force-${s.force}`, width: W - 12, height: 17, rx: s.city ? 2 : 8 }));
-    const gens = Object.keys(s.gens || {}).map((gn) => `${ICON[iconsOf(gn)] || ""}${generalName(gn).split(" ").pop()}`).join(" ");
+    const names = Object.keys(s.gens || {});
+    const gens = names.map((gn) => `${ICON[iconsOf(gn)] || ""}:${names.length > 1 ? generalName(gn).split(" ").map((w) => w[0]).join("") : generalName(gn)}`).join(" ");
     row.append(svg("text", { x: 5, y: 13 }, `${s.city ? "▣ " : ""}${stackWords(s).replace(/ ★\d+$/, "")}${gens ? ` ★${gens}` : ""}`));
     g.append(row);
   });
@@ -65,7 +66,7 @@ function drawArea(view, area, marks) {
 }
 
 export function drawMap(view, marks = {}) {
-  const root = svg("svg", { id: "map", class: "ws-map", viewBox: "0 0 1000 740", role: "img", "aria-label": "The map of the Warring States" });
+  const root = svg("svg", { id: "map", class: "ws-map", viewBox: "0 0 1030 745", role: "img", "aria-label": "The map of the Warring States" });
   const lines = svg("g", { class: "borders" });
   for (const [a, b, type, down] of borderList()) {
     if (!POS[a] || !POS[b]) continue;
@@ -97,7 +98,7 @@ function drawTrack(view) {
           class: `counter force-${force}${p.received ? "" : " locked"}`, "data-force": force,
           "data-received": p.received ? "yes" : "no",
           title: `${forceName(force)}: ${boxName(box)}${p.received ? "" : ", Not Received (locked)"}${view.eliminated?.includes(force) ? ", eliminated" : ""}`,
-        }, forceName(force), p.received ? "" : " 🔒")))))));
+        }, forceName(force), p.received ? "" : " (NR)")))))));
   return el("section", { id: "track", class: "ws-track", "aria-label": "Diplomacy track" },
     el("h3", {}, "Diplomacy track: Serve Qin (Lianheng) ← Neutral → Alliance"), el("ol", {}, ...cols));
 }
@@ -125,8 +126,8 @@ export function renderBoard(node, view, ctx, marks = {}) {
     el("span", { class: "qin-rp" }, `Qin holds ${view.qin_rp} RP of ${view.target}`),
     el("span", { class: "rp" }, `RP: Lianheng ${view.rp?.lianheng ?? "?"}, the Alliance ${view.rp?.alliance ?? "?"}`));
   const legend = el("p", { class: "legend muted" },
-    "▣ city holder, then field stacks; 3+1 = ready + exhausted; ★ generals (H horse, S sword, D shield). ",
-    "Lines: solid 1 MP, dashed mountains 2 MP, blue waterways (arrow downstream). Border colour: who holds the city.");
+    "▣ city holder, then field stacks; 3+1 = ready + exhausted; ★ generals (H: horse, S: sword, D: shield). ",
+    "Lines: solid 1 MP, dashed mountains 2 MP, blue waterways (arrow downstream). Border colour: who holds the city (red Lianheng, blue the Alliance, grey Neutral). (NR) on the track: Not Received, locked.");
   clear(node, status, el("div", { class: "map-scroll" }, drawMap(view, marks)), legend, drawTrack(view), drawDice(ctx));
 }
 

@@ -117,7 +117,12 @@ export function renderDecision(node, ctx) {
     const options = Array.isArray(decision.options) ? decision.options : [];
     body = el("div", { class: "choices options", "data-choose": decision.kind },
       el("p", { class: "muted" }, `Decision: ${decision.kind}`),
-      ...options.map((o, i) => button({ "data-option": String(i), onclick: () => ctx.send({ type: "choose", option: i }) }, optionWords(o, decision))));
+      ...options.map((o, i) => {
+        // A response: the public options name cards; those not in the hand cannot be played.
+        const held = decision.command !== "respond" || !o?.card || (view.hands?.[view.me] || []).some((c) => kindOf(c) === o.card);
+        return button({ "data-option": String(i), disabled: held ? null : "disabled", onclick: () => ctx.send({ type: "choose", option: i }) },
+          optionWords(o, decision), held ? "" : " (not in your hand)");
+      }));
   }
   clear(node, title, body, advanced(ctx, decision));
   return true;

@@ -211,3 +211,15 @@ def test_standing_instructions_are_always_at_hand(server, watch):
         "the standing instructions set",
     )
     until(lambda: "never" in page.locator("#standing summary").inner_text(), 20, "shown")
+
+
+def test_warring_states_rules_page(server, watch, shot):
+    page = watch(viewport={"width": 390, "height": 844}).page
+    page.goto(f"{server.url}/games/warring-states/rules")
+    headings = page.locator("main h2").all_inner_texts()
+    assert headings[0] == "How a turn goes", headings
+    assert page.locator("#fig-map svg g").count() >= 19
+    assert page.locator("#fig-track svg").count() == 1
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 400, width
+    shot(page, "guide")

@@ -87,7 +87,7 @@ def enter(page, cmd, st, seat):
             if cmd["action"] == "weather":
                 page.locator("#play-move").select_option("true" if cmd["move"] else "false")
         else:
-            for key in ("option", "force", "area"):
+            for key in ("option", "force", "area", "general"):
                 if key in cmd:
                     page.locator(f"#play-{key}").select_option(cmd[key])
         page.locator("#submit-play").click()

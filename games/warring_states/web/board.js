@@ -57,8 +57,11 @@ function drawArea(view, area, marks) {
     });
     row.append(svg("rect", { class: `chip force-${s.force}`, width: W - 12, height: 17, rx: s.city ? 2 : 8 }));
     const names = Object.keys(s.gens || {});
-    const gens = names.map((gn) => `${ICON[iconsOf(gn)] || ""}:${names.length > 1 ? generalName(gn).split(" ").map((w) => w[0]).join("") : generalName(gn)}`).join(" ");
-    row.append(svg("text", { x: 5, y: 13 }, `${s.city ? "▣ " : ""}${stackWords(s).replace(/ ★\d+$/, "")}${gens ? ` ★${gens}` : ""}`));
+    const head = `${s.city ? "▣ " : ""}${stackWords(s).replace(/ ★\d+$/, "")}`;
+    const short = (gn) => generalName(gn).split(" ").map((w) => w[0]).join("");
+    let gens = names.map((gn) => `${ICON[iconsOf(gn)] || ""}:${generalName(gn)}`).join(" ");
+    if (head.length + gens.length > 17) gens = names.map((gn) => `${ICON[iconsOf(gn)] || ""}:${short(gn)}`).join(" ");
+    row.append(svg("text", { x: 5, y: 13 }, `${head}${gens ? ` ★${gens}` : ""}`));
     g.append(row);
   });
   if (stacks.length > 4) g.append(svg("text", { class: "more", x: 8, y: H - 2 }, `+${stacks.length - 4} more`));

@@ -200,12 +200,14 @@ function playForm(view, ctx) {
     el("label", {}, "Option ", select("play-option", [["a", "a)"], ["b", "b)"]], ui.option, (v) => { ui.option = v; }, "none")),
     el("label", {}, "Force ", select("play-force", forces, ui.force, (v) => { ui.force = v; }, "none")),
     el("label", {}, "Area ", select("play-area", areas, ui.area, (v) => { ui.area = v; }, "none")),
+    el("label", {}, "General ", select("play-general", generals(view), ui.general, (v) => { ui.general = v; }, "none")),
   ];
   params = () => {
     const cmd = { ...base, action: "text" };
     if (ui.option) cmd.option = ui.option;
     if (ui.force) cmd.force = ui.force;
     if (ui.area) cmd.area = ui.area;
+    if (ui.general) cmd.general = ui.general;
     return cmd;
   };
   return wrap(fields);
@@ -213,9 +215,9 @@ function playForm(view, ctx) {
   function wrap(fields) {
     const send = () => {
       const cmd = params();
-      for (const k of ["card", "face", "action", "option", "force", "area", "dir", "move"]) if (cmd[k] === "" || cmd[k] === undefined) delete cmd[k];
+      for (const k of ["card", "face", "action", "option", "force", "area", "general", "dir", "move"]) if (cmd[k] === "" || cmd[k] === undefined) delete cmd[k];
       ctx.send(cmd);
-      for (const k of ["card", "action", "force", "area", "dir", "move", "option"]) ui[k] = undefined;
+      for (const k of ["card", "action", "force", "area", "dir", "move", "option", "general"]) ui[k] = undefined;
     };
     return el("div", { class: "choices play-form" },
       el("p", {}, el("strong", {}, cardName(ui.card)), ` — ${cardText(ui.card)}`), faces,
@@ -223,6 +225,15 @@ function playForm(view, ctx) {
       el("div", { class: "row" }, button({ id: "submit-play", class: "primary", onclick: send }, `Play ${face}`),
         button({ id: "cancel-play", onclick: () => { ui.card = undefined; ctx.rerender(); } }, "Another card"), pass));
   }
+}
+
+// Every general (the messages' general.<id>), those on the map first.
+function generals(view) {
+  const onMap = new Set(Object.values(view.areas || {}).flatMap((c) => stacksOf(c).flatMap((s) => Object.keys(s.gens || {}))));
+  const all = Object.keys(view.pool || {});
+  for (const g of onMap) if (!all.includes(g)) all.push(g);
+  return all.sort((a, b) => Number(onMap.has(b)) - Number(onMap.has(a)) || generalName(a).localeCompare(generalName(b)))
+    .map((g) => [g, `${generalName(g)}${onMap.has(g) ? " (on the map)" : ""}`]);
 }
 
 function pickForm(view, ctx, decision) {

@@ -42,7 +42,8 @@ class WarringStates:
     ai = AI
     text = TEXT
     match = MATCH  # the two games victory, played as a match of linked games
-    web = Path(__file__).parent / "web"  # the front end comes with the next issue
+    web = Path(__file__).parent / "web"  # the pages' ES modules, behind web/index.js
+    guide = Path(__file__).parent / "guide.html"  # the rules for players (/games/<key>/rules)
 
     initial = staticmethod(state.initial)
     setup = staticmethod(rules.setup)

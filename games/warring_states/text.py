@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
-from games.warring_states.data import kind_of, load
+from games.warring_states.data import PATH, kind_of, load
 
 D = load()
 SIDE = {"lianheng": "Lianheng", "alliance": "the Alliance", None: "nobody"}
@@ -89,6 +90,31 @@ MESSAGES = {
     "end.reason.time": "on time.",
     "end.reason.agreement": "by agreement.",
 }
+
+
+def _names() -> dict[str, str]:
+    """The names and card texts the board shows (web/), from the data file."""
+    raw = json.loads(PATH.read_text(encoding="utf-8"))
+    out = {f"area.{a['id']}": a["en"] for a in raw["areas"]}
+    out |= {f"area.{a['id']}.rp": str(a["rp"]) for a in raw["areas"]}
+    for b in raw["borders"]:  # the map's borders: type, and the downstream end of a waterway
+        out[f"border.{b['a']}.{b['b']}"] = b["type"] + (
+            f":{b['downstream']}" if b["downstream"] else ""
+        )
+    for force in raw["forces"]:
+        out[f"force.{force['id']}"] = force["en"]
+        out |= {f"general.{g['id']}": g["en"] for g in force.get("generals", [])}
+        out |= {f"general.{g['id']}.icons": " ".join(g["icons"]) for g in force.get("generals", [])}
+    for column in raw["diplomacy_track"]["columns"]:
+        out |= {f"box.{b['id']}": b["en"] for b in column["boxes"]}
+    for cards in raw["decks"].values():
+        for card in cards:
+            out[f"card.{card['id']}"] = card["name"]
+            out[f"card.{card['id']}.text"] = " / ".join(card.get("options") or [])
+    return out
+
+
+MESSAGES.update(_names())
 
 
 def _card(card: Any) -> str:

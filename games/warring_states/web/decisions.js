@@ -142,7 +142,9 @@ function advanced(ctx, decision) {
     ctx.ui.json = undefined;
     ctx.send(command);
   };
-  return el("details", { class: "advanced", id: "advanced" }, el("summary", {}, "Advanced: a command in JSON"),
+  // open stays open across redraws (a live update must not close the box under the typing)
+  return el("details", { class: "advanced", id: "advanced", open: ctx.ui.advancedOpen ? "open" : null,
+    ontoggle: (e) => { ctx.ui.advancedOpen = e.target.open; } }, el("summary", {}, "Advanced: a command in JSON"),
     box, button({ id: "send-json", onclick: send }, "Send"));
 }
 

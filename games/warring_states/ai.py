@@ -99,31 +99,27 @@ def _plays(state: dict) -> int:
 
 
 def lianheng_chance(state: dict) -> float:
-    """Lianheng's chance from the board: Qin's RP against its target above all (what the
-    last turn's end counts), then the counters each faction has on the map, the RP each
-    faction controls and where the kingdoms stand on the track; the later the turn, the
-    more Qin's RP alone decides."""
-    target = max(1, state["target"])
+    """Lianheng's chance from the board: a logistic model fitted to 400 games of the rule
+    of thumb against itself (Five Kingdoms, 20,000 positions at an action; held-out log
+    loss 0.61, 67% right). Qin's RP against its target counts more the nearer the end
+    (what the last turn's end counts), then the share of the counters on the map that
+    are Lianheng's and the cards each side has left this turn. The RP each faction controls
+    and the kingdoms' places on the track added nothing to these on held-out games (their
+    fitted weights were small and negative: they go with Qin's RP), so they are left out."""
     left = max(0, state["turns"] - state["turn"])  # turns after this one
-    lead = B.qin_rp(state) - target + 0.5
-    counters = {"lianheng": 0, "alliance": 0}
+    lead = B.qin_rp(state) - state["target"] + 0.5
+    ours = theirs = 0
     for content in state["areas"].values():
         for s in B.stacks(content):
             fac = B.faction(state, s["force"])
-            if fac in counters:
-                counters[fac] += B.size(s)
-    control = B.rp(state, "lianheng") - B.rp(state, "alliance")
-    track = 0
-    for force in state["track"]:
-        fac = B.faction(state, force)
-        track += 1 if fac == "lianheng" else -1 if fac == "alliance" else 0
-    army = (counters["lianheng"] - counters["alliance"]) / max(1, sum(counters.values()))
+            if fac == "lianheng":
+                ours += B.size(s)
+            elif fac == "alliance":
+                theirs += B.size(s)
+    army = (ours - theirs) / max(1, ours + theirs)
+    hands = len(state["hands"]["lianheng"]) - len(state["hands"]["alliance"])
     score = (
-        (1.2 / (1 + 0.5 * left)) * lead
-        + 0.08 * control
-        + 1.5 * army
-        + 0.15 * track
-        + 0.25 * left * (0.3 * lead)
+        0.28 + 0.078 * lead + 1.96 * lead / (1 + left) + 0.645 * army + 0.158 * left + 0.046 * hands
     )
     return 1.0 / (1.0 + math.exp(-score))
 

@@ -19,11 +19,11 @@ starts with the name of the field at fault. See ``docs/notation.md``.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from typing import Any
 
+from games.notation_json import read_json, write_json
 from games.sun_tzu.components import (
     CARD_ORDER,
     EVENT_CARDS,
@@ -163,16 +163,8 @@ def _placement(text: str, seat: int) -> tuple[str, ...] | None:
 
 # ---------------------------------------------------------------------------------------
 # JSON for the rare structured parts.
-def _write_json(value: Any) -> str:
-    text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
-    return text.replace(" ", "\\u0020")
-
-
-def _json(text: str) -> Any:
-    try:
-        return json.loads(text)
-    except ValueError as e:
-        raise ValueError(f"not valid JSON ({e})") from None
+_write_json = write_json
+_json = read_json
 
 
 def _is_int(value: Any) -> bool:

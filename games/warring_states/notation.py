@@ -23,11 +23,11 @@ See ``docs/warring_states_notation.md``.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from typing import Any
 
+from games.notation_json import read_json, write_json
 from games.warring_states import board as B
 from games.warring_states.data import SIDES
 from games.warring_states.data import load as load_data
@@ -489,16 +489,8 @@ def _result(text: str) -> dict | None:
 
 # ---------------------------------------------------------------------------------------
 # JSON for the operation in progress.
-def _write_json(value: Any) -> str:
-    text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
-    return text.replace(" ", "\\u0020")
-
-
-def _json(text: str) -> Any:
-    try:
-        return json.loads(text)
-    except ValueError as e:
-        raise ValueError(f"not valid JSON ({e})") from None
+_write_json = write_json
+_json = read_json
 
 
 def _op(text: str) -> dict | None:

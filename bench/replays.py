@@ -3,9 +3,10 @@
     python -m bench.replays [--games N] [--analyse K] [--steps S] [--seed X] [--quick]
                             [--game KEY] [--option name=value ...]
 
-Games: ``--games`` (default 6; ``--quick`` 2) games of ``--game`` (default: the first
-registered game) with the ``--option``s given (the game's defaults for the rest; the
-figure in ``workers.analysis.DEFAULT``'s note was measured with ``--option events=true``),
+Games: ``--games`` (default 6; ``--quick`` 2) games of ``--game`` (default: every
+registered game, one after the other) with the ``--option``s given (the game's defaults
+for the rest; the figure in ``workers.analysis.DEFAULT``'s note was measured with
+``--option events=true``),
 played through the write path (``events.writepath.WritePath`` over an ``InMemoryEventStore``)
 by the easy AI on both seats (it plays whole games to their natural end, as people do;
 random play ends early more often), then made into records (``replays.record``).
@@ -25,7 +26,9 @@ random play ends early more often), then made into records (``replays.record``).
   the most decisions (default 3; ``--quick`` 1). The wall time is printed before it. Goal:
   ≤ 60 s.
 
-Prints, last: ``verify_ms``, ``state_at_step_ms``, ``analysis_seconds``.
+Prints, last: ``verify_ms``, ``state_at_step_ms``, ``analysis_seconds``; without ``--game``,
+every registered game in turn, and at the end each game's three figures under its key
+(``sun_tzu_verify_ms``, ``warring_states_verify_ms``, …).
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+import games
 from events.projector import load
 from events.store import InMemoryEventStore
 from events.writepath import WritePath
@@ -125,12 +129,28 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--quick", action="store_true", help="2 games, 50 steps, 1 analysis")
     tool_args.add_game_arguments(parser)
+    parser.set_defaults(game=None)  # no --game: every registered game, one after the other
     args = parser.parse_args(argv)
+    if args.game is None and args.option:
+        parser.error("--option needs --game: options belong to one game")
+    keys = [args.game] if args.game else list(games.REGISTRY)
     try:
-        rules = tool_args.rules_of(args.game)
-        options = tool_args.parse_options(rules, args.option)
+        plan = [(rules, tool_args.parse_options(rules, args.option))
+                for rules in map(tool_args.rules_of, keys)]  # fmt: skip
     except tool_args.ToolArgError as error:
         parser.error(str(error))
+    figures = [(rules, bench_game(rules, options, args)) for rules, options in plan]
+    for rules, got in figures:
+        # one game asked for: the figures' plain names; every game: each under its key
+        prefix = "" if args.game else rules.key.replace("-", "_") + "_"
+        print(f"{prefix}verify_ms: {got['verify_ms']:.1f} ms")
+        print(f"{prefix}state_at_step_ms: {got['state_at_step_ms']:.2f} ms")
+        print(f"{prefix}analysis_seconds: {got['analysis_seconds']:.1f} s")
+
+
+def bench_game(rules: Any, options: dict[str, Any], args: argparse.Namespace) -> dict[str, float]:
+    """Plays, verifies, steps through and analyses games of one game; prints what it saw and
+    gives the three figures."""
     n_games = args.games or (2 if args.quick else 6)
     n_analyse = args.analyse or (1 if args.quick else 3)
     n_steps = args.steps or (50 if args.quick else 200)
@@ -158,9 +178,11 @@ def main(argv: list[str] | None = None) -> None:
     for n, cpu, wall in timed:
         print(f"    {n} decisions: {cpu:.1f} CPU s, {wall:.1f} s wall, "
               f"{1000 * cpu / n:.0f} ms a decision")  # fmt: skip
-    print(f"verify_ms: {verify_ms:.1f} ms")
-    print(f"state_at_step_ms: {fresh_ms:.2f} ms")
-    print(f"analysis_seconds: {max(cpu for _, cpu, _ in timed):.1f} s")
+    return {
+        "verify_ms": verify_ms,
+        "state_at_step_ms": fresh_ms,
+        "analysis_seconds": max(cpu for _, cpu, _ in timed),
+    }
 
 
 if __name__ == "__main__":

@@ -103,7 +103,28 @@ def test_bench_replays_plays_the_game_and_options_given():
     assert record.header["game"] == "sun-tzu"
     assert record.events[0].payload["options"] == {"variant": "beginner"}
     with pytest.raises(SystemExit):  # refused before anything is played
-        bench_replays.main(["--quick", "--option", "variant=huge"])
+        bench_replays.main(["--quick", "--game", "sun-tzu", "--option", "variant=huge"])
+
+
+def test_bench_replays_without_a_game_gives_every_game_its_figures(monkeypatch, capsys):
+    from bench import replays as bench_replays
+
+    benched = []
+
+    def bench_game(rules, options, args):
+        benched.append((rules.key, options))
+        return {"verify_ms": 1.0, "state_at_step_ms": 2.0, "analysis_seconds": 3.0}
+
+    monkeypatch.setattr(bench_replays, "bench_game", bench_game)
+    bench_replays.main(["--quick"])
+    assert benched == [(key, {}) for key in games.REGISTRY]
+    last = capsys.readouterr().out.strip().splitlines()[-3 * len(games.REGISTRY) :]
+    for key in games.REGISTRY:
+        name = key.replace("-", "_")
+        assert f"{name}_verify_ms: 1.0 ms" in last
+        assert f"{name}_analysis_seconds: 3.0 s" in last
+    with pytest.raises(SystemExit):  # an option belongs to one game
+        bench_replays.main(["--quick", "--option", "variant=beginner"])
 
 
 def test_selfplay_prints_win_rates_by_side_for_a_game_whose_seats_play_sides(capsys):

@@ -2,8 +2,9 @@
 
 Hidden: each hand (its owner sees it), each deck's order (nobody; sizes are public), the
 face of a card played face down (its owner sees it), a bid until both are in, standing
-instructions (their owner). When the game is over the hands are shown; a face-down card
-never is (§7.3: "the opponent never sees its face"; no rule reveals it), nor deck order.
+instructions (their owner). A seat searching its own deck sees the deck's cards, sorted.
+When the game is over the hands are shown; a face-down card never is (§7.3: "the opponent
+never sees its face"; no rule reveals it), nor deck order.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.warring_states import board as B
+from games.warring_states import cards
 from games.warring_states import rules as R
 from games.warring_states import state as S
 
@@ -25,6 +27,10 @@ def view(st: dict, seat: str | None) -> dict[str, Any]:
     if due is not None:
         owed = (st["op"] or {}).get("owed") or {}
         decision = {"kind": owed.get("kind", due), "command": due, "options": owed.get("options")}
+        if due == "pick":  # the cards this seat may pick: a search of its own deck shows the
+            # deck's cards (sorted, so its order stays hidden), a discard the hand's
+            kinds = cards.pick_commands(st, st["op"]["side"], decision["kind"])
+            decision["cards"] = [c["card"] for c in kinds]
     return {
         "scenario": st["scenario"],
         "victory": st["victory"],

@@ -72,7 +72,9 @@ def enter(page, cmd, st, seat):
     elif t == "choose":
         page.locator(f'#decision [data-option="{cmd["option"]}"]').click()
     elif t == "pick":
-        page.locator(f'#hand [data-pick="{cmd["card"]}"]').first.click()
+        # a discard: the card in the hand; a search of the deck: the deck's cards offered
+        card = cmd["card"]
+        page.locator(f'#hand [data-pick="{card}"], #decision [data-pick="{card}"]').first.click()
     elif t == "play":
         page.locator(f'#hand button[data-card="{cmd["card"]}"]').first.click()
         page.locator(f'#decision [data-face="{cmd["face"]}"]').click()
@@ -135,8 +137,6 @@ def play_through_page(server, page, game_id, rng, decisions, shot=None):
         assert_hand(page, st, seat)
         legal = RULES.legal(st, seat)
         due = RULES.pending(st)[seat]
-        if due == "pick" and st["op"]["owed"]["kind"] == "take":
-            legal = []
         if due == "action":  # fewer passes, so that the game goes on
             plays = [c for c in legal if c["type"] != "pass"]
             legal = plays if plays and rng.random() < 0.8 else legal

@@ -637,3 +637,14 @@ def test_mi_yue_b_a_retreat_takes_each_back_and_losses_may_be_yiqu():
     st, events = choose(st, LH, movers=0, ally_moved=1)  # a Yiqu is lost
     assert next(e for e in events if e["type"] == "retreated")["to"] == "SHANGJUN"
     assert st["areas"]["SHANGJUN"] == {"city": stack("QIN", 0, 2), "field": [stack("YIQU", 0, 1)]}
+
+
+def test_a_seat_searching_its_deck_sees_its_cards_sorted_and_nobody_else_does():
+    st = never_respond(position(hands=hands(["L_KING_OF_QIN", *FILL_L], FILL_A)))
+    st, _ = up(st, LH, "L_KING_OF_QIN")
+    deck = st["decks"]["lianheng"]
+    shown = RULES.view(st, LH)["decision"]["cards"]
+    assert shown == sorted(set(deck)) and set(shown) == set(deck)
+    assert shown == [c["card"] for c in RULES.legal(st, LH)]  # what the page offers is legal
+    assert RULES.view(st, AL)["decision"] is None  # the opponent owes nothing, sees nothing
+    assert "cards" not in str(RULES.view(st, None)["decision"])

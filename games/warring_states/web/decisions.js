@@ -142,10 +142,12 @@ function advanced(ctx, decision) {
     ctx.ui.json = undefined;
     ctx.send(command);
   };
-  // open stays open across redraws (a live update must not close the box under the typing)
-  return el("details", { class: "advanced", id: "advanced", open: ctx.ui.advancedOpen ? "open" : null,
-    ontoggle: (e) => { ctx.ui.advancedOpen = e.target.open; } }, el("summary", {}, "Advanced: a command in JSON"),
+  // open stays open across redraws (a live update must not close the box under the typing);
+  // remembered on the click itself: the toggle event comes later, maybe after a redraw
+  const details = el("details", { class: "advanced", id: "advanced", open: ctx.ui.advancedOpen ? "open" : null },
+    el("summary", { onclick: () => { ctx.ui.advancedOpen = !details.open; } }, "Advanced: a command in JSON"),
     box, button({ id: "send-json", onclick: send }, "Send"));
+  return details;
 }
 
 function bidForm(ctx) {
@@ -239,9 +241,10 @@ function generals(view) {
 }
 
 function pickForm(view, ctx, decision) {
-  if (decision.kind === "take") {
-    return el("p", { class: "muted" }, "Take a card from your draw deck: type its id in the advanced box below, e.g. ",
-      el("code", {}, '{"type": "pick", "card": "A_SU_QIN"}'), ".");
+  if (decision.kind === "take") {  // the deck's cards, sorted (its order stays hidden)
+    return el("div", { class: "pick-deck" }, el("p", {}, "Take a card from your draw deck:"),
+      el("div", { class: "row" }, ...(decision.cards || []).map((card) => button({ "data-pick": card,
+        title: cardText(card), onclick: () => ctx.send({ type: "pick", card }) }, cardName(card)))));
   }
   const words = decision.kind === "discard_drawn" ? "Click one of the cards just drawn, in your hand, to discard it." : "Click a card of your hand to discard it.";
   return el("p", { class: "pick-note" }, words);

@@ -25,10 +25,18 @@ def test_warring_states_shows_and_takes_a_command_on_the_placeholder_page(server
     page.locator("#send-json").click()
     until(lambda: server.bingfa.store.version(game_id) > before, 20, "the pass taken")
     until(lambda: kind(page) != "", 20, "the next decision")
-    if not page.locator("#command-json").is_visible():
-        page.locator("#advanced summary").click()
-    page.locator("#command-json").fill('{"type": "resign"}')
-    page.locator("#send-json").click()
+    # typed and sent in one step: the AI's moves redraw the page meanwhile, and a fill and a
+    # click apart have been seen to straddle a redraw (the box then held the default command)
+    page.evaluate(
+        """(text) => {
+            document.querySelector("#advanced").open = true;
+            const box = document.querySelector("#command-json");
+            box.value = text;
+            box.dispatchEvent(new Event("input"));
+            document.querySelector("#send-json").click();
+        }""",
+        '{"type": "resign"}',
+    )
     until(lambda: over(page), 20, f"the end of the game ({kind(page)}: {error(page)})")
     page.goto(f"{server.url}/r/{game_id}")
     page.wait_for_selector("#replay[data-shown]")

@@ -4,7 +4,7 @@ the replay shows. The page's own controls: test_warring_states_page.py."""
 
 from __future__ import annotations
 
-from browser_play import error, kind, over, until
+from browser_play import error, kind, over, until, version
 
 
 def test_warring_states_shows_and_takes_a_command_on_the_placeholder_page(server, watch):
@@ -24,19 +24,16 @@ def test_warring_states_shows_and_takes_a_command_on_the_placeholder_page(server
     page.locator("#command-json").fill('{"type": "pass"}')
     page.locator("#send-json").click()
     until(lambda: server.bingfa.store.version(game_id) > before, 20, "the pass taken")
-    until(lambda: kind(page) != "", 20, "the next decision")
-    # typed and sent in one step: the AI's moves redraw the page meanwhile, and a fill and a
-    # click apart have been seen to straddle a redraw (the box then held the default command)
-    page.evaluate(
-        """(text) => {
-            document.querySelector("#advanced").open = true;
-            const box = document.querySelector("#command-json");
-            box.value = text;
-            box.dispatchEvent(new Event("input"));
-            document.querySelector("#send-json").click();
-        }""",
-        '{"type": "resign"}',
+    # the page caught up with the store (it has drawn the pass and the computer's answer)
+    # and asks again: a box filled before that is redrawn for the new decision, emptied
+    until(
+        lambda: version(page) == server.bingfa.store.version(game_id) and kind(page) != "",
+        20,
+        "the page caught up and asking again",
     )
+    assert page.locator("#advanced").evaluate("box => box.open"), "the box stays open"
+    page.locator("#command-json").fill('{"type": "resign"}')
+    page.locator("#send-json").click()
     until(lambda: over(page), 20, f"the end of the game ({kind(page)}: {error(page)})")
     page.goto(f"{server.url}/r/{game_id}")
     page.wait_for_selector("#replay[data-shown]")

@@ -157,7 +157,9 @@ function renderContinue(v, prompt) {
 function draw({ view: v, prompt = "", outcome_text: said = null }) {
   const me = kind.seatIds.includes(as) ? as : null;
   const game = { view: v, seats: Object.fromEntries(kind.seatIds.map((s) => [s, { kind: header.seats?.[s] || "" }])) };
-  const ctx = { kind, me, game, view: v, ui: {}, deciding: false, viewer: seenAs(as), legend: false, finalHands: false };
+  // the events up to this step: a front end shows from them what happened last (the dice)
+  const ctx = { kind, me, game, view: v, ui: {}, deciding: false, viewer: seenAs(as), legend: false, finalHands: false,
+    events: events.slice(0, step) };
   front.renderBoard($("board-area"), v, ctx);
   front.renderPlayers($("players"), v, ctx);
   renderHands(v, as);

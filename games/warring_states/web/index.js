@@ -2,6 +2,7 @@
 // and replay.js) draws a game through (games/sun_tzu/web/README.md; this folder's README.md).
 import { renderBoard as drawBoard, renderPlayers } from "./board.js";
 import { opMarks, renderDecision, renderHand } from "./decisions.js";
+import { fullView, renderHands } from "./hands.js";
 import { setKind } from "./names.js";
 
 export function init(kind) {
@@ -13,4 +14,4 @@ export function renderBoard(node, view, ctx) {
   drawBoard(node, view, ctx, opMarks(ctx));
 }
 
-export { renderDecision, renderHand, renderPlayers };
+export { fullView, renderDecision, renderHand, renderHands, renderPlayers };

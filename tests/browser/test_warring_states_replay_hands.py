@@ -61,7 +61,8 @@ def test_each_perspective_shows_the_hands_it_may_see(server, finished_ws, watch,
     page = watch().page
     page.goto(f"{server.url}/r/{game_id}?step={step}&as=first")
     shown(page, step, "first")
-    assert cards_in(page, "#hands [data-seat=first] .hand [data-card]") == st["hands"][side["first"]]
+    first_hand = cards_in(page, "#hands [data-seat=first] .hand [data-card]")
+    assert first_hand == st["hands"][side["first"]]
     assert page.locator("#hands [data-seat=second]").count() == 0
     assert page.locator("#hands .deck").count() == 0
     shot(page, "ws-replay-first")

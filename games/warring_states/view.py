@@ -75,17 +75,13 @@ def view(st: dict, seat: str | None) -> dict[str, Any]:
 
 
 def plays(st: dict, side: str) -> dict[str, Any]:
-    """What ``side`` may do with the cards of its hand, from the rules' own lists (the
-    commands ``moves.legal`` gives, without their ``type``, ``card`` and ``face``):
+    """What ``side`` may do with the cards of its hand, from the rules' own lists (those
+    ``moves.legal`` makes its ``play`` commands of, without ``type``, ``card``, ``face``):
     ``down``, the face-down actions (any card makes them, Ruling 13); ``up``, each card's
     face-up parameters ([] if none); ``why``, for a card with none, the message key
     (``play.up.<why>``) that says why. A pass is always open."""
     hand = st["hands"][side]
-    strip = ("type", "card", "face")
-    down = [
-        {k: v for k, v in c.items() if k not in strip}
-        for c in moves.action_commands(st, side, hand=hand[:1])
-    ]
+    down = moves.generic_actions(st, side) if hand else []
     up = {card: cards.variants(st, side, card) for card in hand}
     why = {card: cards.barred(st, card) or "condition" for card, v in up.items() if not v}
     return {"down": down, "up": up, "why": why}

@@ -138,3 +138,29 @@ def test_the_page_offers_only_legal_card_plays(server, watch, shot):
     events = [e.payload for e in server.bingfa.store.read(game_id) if e.type == "card_played"]
     played = [e for e in events if e.get("card") == up_card]
     assert played and played[-1]["face"] == "up", played
+
+
+def test_the_card_play_fits_a_phone(server, watch, shot):
+    client = server.app.test_client()
+    seats = {"first": "human", "second": "ai:random"}
+    body = {"game": "warring-states", "seats": seats, "options": {"victory": "basic"}}
+    made = client.post("/api/games", json=body)
+    game_id, token = made.json["game_id"], made.json["seats"]["first"]["token"]
+    page = watch(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True).page
+    page.goto(server.url + made.json["seats"]["first"]["invite"])
+    until(lambda: kind(page) == "action", 60, "a card to play")
+    until(lambda: version(page) == server.bingfa.store.version(game_id), 30, "the page up to date")
+    plays = api_view(server, game_id, token)["view"]["decision"]["plays"]
+    # the longest choices: a card's options in words, else a reinforcement's areas
+    worded = [c for c, vs in plays["up"].items() if any("option" in v for v in vs)]
+    card = (worded or list(plays["up"]))[0]
+    page.locator(f'#hand button[data-card="{card}"]').click()
+    if worded:
+        page.locator('#decision [data-face="up"]').click()
+        assert offered(page, "option")
+    else:
+        page.locator('#decision [data-face="down"]').click()
+        page.locator("#play-action").select_option("reinforcement")
+    shot(page, "phone")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 400, width

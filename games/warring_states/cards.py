@@ -46,14 +46,26 @@ def alive(st: dict, force: str) -> bool:
 
 
 # -- what may be played face up ------------------------------------------------------------
-def variants(st: dict, side: str, card: str) -> list[dict]:
-    """Every face-up play of ``card`` legal now (its public parameters), [] if none."""
+def barred(st: dict, card: str) -> str | None:
+    """Why ``card`` cannot be played face up now before its own condition is looked at (a
+    message's key, ``play.up.<why>``): it only answers the opponent, or its force is gone
+    (§11); None if its condition decides."""
     name = base(card)
     info = D.cards[kind_of(card)]
-    if info.response_only or name in NOT_YET:
-        return []
+    if info.response_only:
+        return "response"
+    if name in NOT_YET:
+        return "condition"
     if name not in EMISSARIES and any(f in st["eliminated"] for f in info.linked):
-        return []  # §11: linked to an eliminated force
+        return "eliminated"  # §11: linked to an eliminated force
+    return None
+
+
+def variants(st: dict, side: str, card: str) -> list[dict]:
+    """Every face-up play of ``card`` legal now (its public parameters), [] if none."""
+    if barred(st, card):
+        return []
+    name = base(card)
     track = st["track"]
     out: list[dict] = []
     if name in DIPLOMATS:

@@ -23,6 +23,15 @@ def action_commands(
     hand = st["hands"][side] if hand is None else hand
     if not hand:
         return out
+    actions = generic_actions(st, side, kinds)
+    for card in dict.fromkeys(hand):
+        out += [{"type": "play", "card": card, "face": "down", **a} for a in actions]
+    return out
+
+
+def generic_actions(st: dict, side: str, kinds: tuple = GENERIC) -> list[dict]:
+    """The generic actions of ``kinds`` open now (``action`` and its parameters), whichever
+    card makes them."""
     actions: list[dict] = []
     if "military" in kinds and R.can_operate(st, side):
         actions.append({"action": "military"})
@@ -37,9 +46,7 @@ def action_commands(
                 actions += [{"action": "diplomacy", "force": force, "dir": d} for d in (-1, 1)]
     if "weather" in kinds and not st["initiative"]["flipped"]:
         actions += [{"action": "weather", "move": m} for m in (True, False)]
-    for card in dict.fromkeys(hand):
-        out += [{"type": "play", "card": card, "face": "down", **a} for a in actions]
-    return out
+    return actions
 
 
 def legal(st: dict, seat: str) -> list[dict[str, Any]]:

@@ -81,6 +81,11 @@ MESSAGES = {
     "prompt.operate": "Choose the counters and their path (or a direct attack).",
     "prompt.choose": "Choose one of the options.",
     "prompt.respond": "Play a Break card, or let the moment pass.",
+    # why a card of the hand cannot be played face up now (the view's decision.plays.why)
+    "play.up.response": "only played in answer to the opponent",
+    "play.up.eliminated": "its force is eliminated",
+    "play.up.condition": "its condition does not hold now",
+    "play.down.none": "no generic action is open now",
     "end": "{head} {reason}",
     "end.won": "{winner} wins",
     "end.draw": "A draw",

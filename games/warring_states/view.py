@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.warring_states import board as B
-from games.warring_states import cards
+from games.warring_states import cards, moves
 from games.warring_states import rules as R
 from games.warring_states import state as S
 
@@ -31,6 +31,8 @@ def view(st: dict, seat: str | None) -> dict[str, Any]:
             # deck's cards (sorted, so its order stays hidden), a discard the hand's
             kinds = cards.pick_commands(st, st["op"]["side"], decision["kind"])
             decision["cards"] = [c["card"] for c in kinds]
+        elif due == "action":  # only the seat that plays: the card ids would show its hand
+            decision["plays"] = plays(st, me)
     return {
         "scenario": st["scenario"],
         "victory": st["victory"],
@@ -70,6 +72,19 @@ def view(st: dict, seat: str | None) -> dict[str, Any]:
         "decision": decision,
         "result": None if st["result"] is None else dict(st["result"]),
     }
+
+
+def plays(st: dict, side: str) -> dict[str, Any]:
+    """What ``side`` may do with the cards of its hand, from the rules' own lists (those
+    ``moves.legal`` makes its ``play`` commands of, without ``type``, ``card``, ``face``):
+    ``down``, the face-down actions (any card makes them, Ruling 13); ``up``, each card's
+    face-up parameters ([] if none); ``why``, for a card with none, the message key
+    (``play.up.<why>``) that says why. A pass is always open."""
+    hand = st["hands"][side]
+    down = moves.generic_actions(st, side) if hand else []
+    up = {card: cards.variants(st, side, card) for card in hand}
+    why = {card: cards.barred(st, card) or "condition" for card, v in up.items() if not v}
+    return {"down": down, "up": up, "why": why}
 
 
 def redact(event: dict[str, Any], seat: str | None) -> dict[str, Any] | None:

@@ -3,7 +3,7 @@
 // the map, options, private picks, responses; standing instructions; a JSON fallback.
 import { clear, el } from "/static/api.js";
 import {
-  areaName, cardName, cardText, factionOf, forceName, FORCES, generalName, kindOf, neighbours, POS, sideName,
+  areaName, cardName, cardText, factionOf, forceName, generalName, kindOf, neighbours, POS, sideName,
   stacksOf, t,
 } from "./names.js";
 import { stackWords } from "./board.js";
@@ -34,7 +34,7 @@ export function renderHand(node, view, ctx) {
   const cards = hand.map((card, i) => {
     const attrs = { "data-index": String(i) };
     if (playing) {
-      attrs.onclick = () => { ctx.ui.card = card; ctx.ui.face = ctx.ui.face || "down"; ctx.rerender("play-card"); };
+      attrs.onclick = () => { ctx.ui.card = card; ctx.rerender("play-card"); };
       attrs["aria-pressed"] = ctx.ui.card === card ? "true" : "false";
     } else if (picking && drawn.includes(card)) {
       attrs.onclick = () => ctx.send({ type: "pick", card });
@@ -162,82 +162,83 @@ function select(id, values, current, onchange, blank) {
     ...(blank ? [opt("", blank, !current)] : []), ...values.map(([v, words]) => opt(v, words, String(current) === String(v))));
 }
 
+// A card play offers only what the view lists (decision.plays, from the rules' legal
+// commands): the face-down actions (any card makes them) and each card's face-up
+// parameters. Each select narrows to the plays left by the choices above it, so no
+// illegal combination can be put together; the button sends the one play chosen.
+const PARAMS = { down: ["action", "force", "area", "dir", "move"], up: ["option", "force", "area", "general"] };
+const PARAM_LABEL = { action: "Action", force: "Force", area: "Area", dir: "Direction", move: "Initiative", option: "Option", general: "General" };
+const ACTION_WORDS = { military: "Military operation", reinforcement: "Reinforcement", diplomacy: "Diplomacy", weather: "Weather (initiative)" };
+const NONE = "(none)"; // the value of a parameter a play leaves out
+
+function paramWords(key, value, card) {
+  if (value === NONE) return "none";
+  if (key === "action") return ACTION_WORDS[value] || value;
+  if (key === "force") return forceName(value);
+  if (key === "area") return areaName(value);
+  if (key === "general") return generalName(value);
+  if (key === "dir") return value === "-1" ? "toward Serve Qin (Lianheng)" : "toward the Alliance";
+  if (key === "move") return value === "true" ? "move the initiative token" : "leave it";
+  if (key === "option") {  // the card's text holds its options, "a) … / b) …"
+    const text = (cardText(card).split(" / ")[value === "b" ? 1 : 0] || "").replace(/^[ab]\)\s*/, "");
+    return `${value}) ${text.length > 60 ? `${text.slice(0, 57)}…` : text}`;
+  }
+  return String(value);
+}
+
+const paramValue = (play, key) => (key in play ? String(play[key]) : NONE);
+
 function playForm(view, ctx) {
   const ui = ctx.ui;
   const hand = view.hands?.[view.me] || [];
+  const plays = view.decision?.plays || { down: [], up: {}, why: {} };
   if (ui.card && !hand.includes(ui.card)) ui.card = null;
   const pass = button({ "data-pass": "", id: "pass", onclick: () => ctx.send({ type: "pass" }) }, "Pass");
   if (!ui.card) return el("div", { class: "choices" }, el("p", { "data-focus": "play-card" }, "Choose a card of your hand to play, or pass."), pass);
-  const face = ui.face || "down";
-  const faces = el("div", { class: "faces" },
-    ...["down", "up"].map((f) => button({ "data-face": f, "aria-pressed": face === f ? "true" : "false",
-      onclick: () => { ui.face = f; ctx.rerender(`face-${f}`); } }, f === "down" ? "Face down: a generic action" : "Face up: the card's text")));
-  const forces = FORCES.filter((f) => !view.eliminated?.includes(f)).map((f) => [f, forceName(f)]);
-  const tracked = Object.keys(view.track || {}).map((f) => [f, `${forceName(f)}${view.track[f].received ? "" : " (locked)"}`]);
-  const areas = AREAS().map((a) => [a, areaName(a)]);
-  const base = { type: "play", card: ui.card, face };
-  let params;
-  if (face === "down") {
-    const action = ui.action || "military";
-    const act = select("play-action", [["military", "Military operation"], ["reinforcement", "Reinforcement"],
-      ["diplomacy", "Diplomacy"], ["weather", "Weather (initiative)"]], action, (v) => { ui.action = v; ctx.rerender("play-action"); });
-    const extra = [];
-    if (action === "reinforcement") {
-      extra.push(select("play-force", forces, ui.force, (v) => { ui.force = v; }, "force…"),
-        select("play-area", areas, ui.area, (v) => { ui.area = v; }, "area…"));
-    } else if (action === "diplomacy") {
-      extra.push(select("play-force", tracked, ui.force, (v) => { ui.force = v; }, "force…"),
-        select("play-dir", [["-1", "toward Serve Qin (Lianheng)"], ["1", "toward the Alliance"]], ui.dir ?? (view.me === "lianheng" ? "-1" : "1"), (v) => { ui.dir = v; }));
-    } else if (action === "weather") {
-      extra.push(select("play-move", [["true", "move the initiative token"], ["false", "leave it"]], ui.move ?? "true", (v) => { ui.move = v; }));
+  const card = ui.card;
+  const lists = { down: plays.down || [], up: plays.up?.[card] || [] };
+  const why = { down: t("play.down.none", {}), up: t(`play.up.${plays.why?.[card] || "condition"}`, {}) };
+  let face = ui.face || "down";
+  if (!lists[face].length && lists[face === "down" ? "up" : "down"].length) face = face === "down" ? "up" : "down";
+  if (ui.picksFor !== `${card} ${face}`) { ui.picks = {}; ui.picksFor = `${card} ${face}`; }
+  const faces = el("div", { class: "faces" }, ...["down", "up"].map((f) => {
+    const open = lists[f].length > 0;
+    return el("button", { type: "button", "data-face": f, "aria-pressed": face === f ? "true" : "false", disabled: open ? null : "disabled",
+      "data-why": open ? null : why[f], title: open ? null : why[f], onclick: () => { ui.face = f; ctx.rerender(`face-${f}`); } },
+    f === "down" ? "Face down: a generic action" : "Face up: the card's text", open ? null : el("span", { class: "why" }, ` (not now: ${why[f]})`));
+  }));
+  // Each parameter in turn: the values the plays left by the choices above offer.
+  let left = lists[face];
+  const fields = [];
+  for (const key of PARAMS[face]) {
+    if (!left.some((p) => key in p)) continue;
+    const values = [...new Set(left.map((p) => paramValue(p, key)))];
+    let current = ui.picks[key];
+    if (!values.includes(current)) {
+      const preferred = key === "dir" ? (view.me === "lianheng" ? "-1" : "1") : key === "move" ? "true" : null;
+      current = values.length === 1 || key === "action" ? values[0] : values.includes(preferred) ? preferred : undefined;
+      ui.picks[key] = current;
     }
-    params = () => {
-      const cmd = { ...base, action };
-      if (action === "reinforcement") Object.assign(cmd, { force: ui.force, area: ui.area });
-      if (action === "diplomacy") Object.assign(cmd, { force: ui.force, dir: Number(ui.dir ?? (view.me === "lianheng" ? -1 : 1)) });
-      if (action === "weather") cmd.move = (ui.move ?? "true") === "true";
-      return cmd;
-    };
-    return wrap([act, ...extra]);
+    const chosen = current;
+    fields.push(el("label", {}, `${PARAM_LABEL[key]} `, el("select", {
+      id: `play-${key}`, "data-focus": `play-${key}`,
+      onchange: (e) => { ui.picks[key] = e.target.value || undefined; ctx.rerender(`play-${key}`); },
+    }, ...(chosen === undefined ? [opt("", "choose…", true)] : []),
+    ...values.map((v) => opt(v, paramWords(key, v, card), v === chosen)))));
+    if (chosen === undefined) { left = []; break; }  // the later parameters wait for this one
+    left = left.filter((p) => paramValue(p, key) === chosen);
   }
-  const fields = [
-    el("label", {}, "Option ", select("play-option", [["a", "a)"], ["b", "b)"]], ui.option, (v) => { ui.option = v; }, "none")),
-    el("label", {}, "Force ", select("play-force", forces, ui.force, (v) => { ui.force = v; }, "none")),
-    el("label", {}, "Area ", select("play-area", areas, ui.area, (v) => { ui.area = v; }, "none")),
-    el("label", {}, "General ", select("play-general", generals(view), ui.general, (v) => { ui.general = v; }, "none")),
-  ];
-  params = () => {
-    const cmd = { ...base, action: "text" };
-    if (ui.option) cmd.option = ui.option;
-    if (ui.force) cmd.force = ui.force;
-    if (ui.area) cmd.area = ui.area;
-    if (ui.general) cmd.general = ui.general;
-    return cmd;
+  const play = left.length === 1 ? left[0] : null;
+  const send = () => {
+    if (!play) return;
+    ctx.send({ type: "play", card, face, ...(face === "up" ? { action: "text" } : {}), ...play });
+    Object.assign(ui, { card: undefined, face: undefined, picks: undefined, picksFor: undefined });
   };
-  return wrap(fields);
-
-  function wrap(fields) {
-    const send = () => {
-      const cmd = params();
-      for (const k of ["card", "face", "action", "option", "force", "area", "general", "dir", "move"]) if (cmd[k] === "" || cmd[k] === undefined) delete cmd[k];
-      ctx.send(cmd);
-      for (const k of ["card", "action", "force", "area", "dir", "move", "option", "general"]) ui[k] = undefined;
-    };
-    return el("div", { class: "choices play-form" },
-      el("p", {}, el("strong", {}, cardName(ui.card)), ` — ${cardText(ui.card)}`), faces,
-      el("div", { class: "params" }, ...fields),
-      el("div", { class: "row" }, button({ id: "submit-play", class: "primary", onclick: send }, `Play ${face}`),
-        button({ id: "cancel-play", onclick: () => { ui.card = undefined; ctx.rerender(); } }, "Another card"), pass));
-  }
-}
-
-// Every general (the messages' general.<id>), those on the map first.
-function generals(view) {
-  const onMap = new Set(Object.values(view.areas || {}).flatMap((c) => stacksOf(c).flatMap((s) => Object.keys(s.gens || {}))));
-  const all = Object.keys(view.pool || {});
-  for (const g of onMap) if (!all.includes(g)) all.push(g);
-  return all.sort((a, b) => Number(onMap.has(b)) - Number(onMap.has(a)) || generalName(a).localeCompare(generalName(b)))
-    .map((g) => [g, `${generalName(g)}${onMap.has(g) ? " (on the map)" : ""}`]);
+  return el("div", { class: "choices play-form" },
+    el("p", {}, el("strong", {}, cardName(card)), ` — ${cardText(card)}`), faces,
+    el("div", { class: "params" }, ...fields),
+    el("div", { class: "row" }, button({ id: "submit-play", class: "primary", disabled: play ? null : "disabled", onclick: send }, `Play ${face}`),
+      button({ id: "cancel-play", onclick: () => { ui.card = undefined; ctx.rerender(); } }, "Another card"), pass));
 }
 
 function pickForm(view, ctx, decision) {

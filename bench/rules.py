@@ -1,5 +1,5 @@
-"""Random games per second on one core, through the public protocol: Sun Tzu (or the
-``--game`` given) and Warring States (not registered yet: ``games.warring_states.RULES``).
+"""Random games per second on one core, through the public protocol: Sun Tzu and Warring
+States; ``--game warring-states`` times Warring States alone (its options are its own).
 
     python -m bench.rules [--games N] [--seconds S] [--quick] [--variant standard]
                           [--no-events] [--rng bingfa-sha256-ctr-1] [--no-warring-states]
@@ -46,12 +46,16 @@ def main(argv: list[str] | None = None) -> None:
     if args.seconds is None:
         args.seconds = 2.0 if args.quick else 10.0
     rules = games.get(args.game)
-    options = {"variant": args.variant, "events": not args.no_events}
 
     def rng(label: str, n: int):
         if args.rng is None:
             return random.Random(f"{label}:{n}")
         return rng_for(label, {}, n, args.rng)
+
+    if rules.key == "warring-states":  # --variant and --no-events are Sun Tzu's options
+        print(*warring_states(args, rng), sep="\n")
+        return
+    options = {"variant": args.variant, "events": not args.no_events}
 
     for i in range(20):  # warm up caches and the allocator before timing
         play(rules, options, rng("warm", i))

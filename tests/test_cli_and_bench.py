@@ -90,6 +90,14 @@ def test_bench_prints_warring_states_figures_beside_sun_tzus(capsys):
     assert int(last[0].split()[1]) > 0
 
 
+def test_bench_times_warring_states_alone_when_asked(capsys):
+    bench_rules.main(["--game", "warring-states", "--games", "2", "--seconds", "30"])
+    out = capsys.readouterr().out
+    last = out.strip().splitlines()[-3:]
+    assert re.fullmatch(r"warring_states_decisions_per_second: \d+ decisions/s", last[0])
+    assert "random_games_per_second" not in out
+
+
 def test_bench_can_skip_warring_states(capsys):
     bench_rules.main(["--games", "2", "--no-warring-states"])
     assert "warring_states" not in capsys.readouterr().out

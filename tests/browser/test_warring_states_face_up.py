@@ -151,16 +151,22 @@ def test_the_card_play_fits_a_phone(server, watch, shot):
     until(lambda: kind(page) == "action", 60, "a card to play")
     until(lambda: version(page) == server.bingfa.store.version(game_id), 30, "the page up to date")
     plays = api_view(server, game_id, token)["view"]["decision"]["plays"]
-    # the longest choices: a card's options in words, else a reinforcement's areas
+    # the longest choices: every card's options in words, and a reinforcement's areas
     worded = [c for c, vs in plays["up"].items() if any("option" in v for v in vs)]
-    card = (worded or list(plays["up"]))[0]
-    page.locator(f'#hand button[data-card="{card}"]').click()
-    if worded:
-        page.locator('#decision [data-face="up"]').click()
-        assert offered(page, "option")
-    else:
-        page.locator('#decision [data-face="down"]').click()
-        page.locator("#play-action").select_option("reinforcement")
+    for card in [*worded, None]:
+        if card:
+            page.locator(f'#hand button[data-card="{card}"]').click()
+            page.locator('#decision [data-face="up"]').click()
+            assert offered(page, "option")
+        else:
+            page.locator(f'#hand button[data-card="{next(iter(plays["up"]))}"]').click()
+            page.locator('#decision [data-face="down"]').click()
+            page.locator("#play-action").select_option("reinforcement")
+        width = page.evaluate("document.documentElement.scrollWidth")
+        wide = page.evaluate(
+            """() => [...document.querySelectorAll("body *")]
+                .filter((n) => n.getBoundingClientRect().right > 395 && !n.closest(".map-scroll"))
+                .slice(-3).map((n) => `${n.tagName}#${n.id} ${n.textContent.slice(0, 60)}`)"""
+        )
+        assert width <= 400, (width, card, wide)
     shot(page, "phone")
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= 400, width

@@ -8,6 +8,7 @@ from typing import Any
 
 from games.messages import Join, Message, msg
 from games.warring_states.data import PATH, kind_of, load
+from games.warring_states.glossary import GLOSSARY  # the board's tooltips (glossary.py)
 
 D = load()
 SIDE = {"lianheng": "Lianheng", "alliance": "the Alliance", None: "nobody"}
@@ -216,6 +217,7 @@ def _names() -> dict[str, str]:
 
 
 MESSAGES.update(_names())
+MESSAGES.update(GLOSSARY)
 
 
 def _card(card: Any) -> str:

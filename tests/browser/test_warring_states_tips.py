@@ -37,55 +37,72 @@ def described(page, locator) -> str:
     )
 
 
-def test_hover_and_focus_explain_the_board_and_the_hand(server, watch):
-    game_id, page = new_game(server, watch, viewport={"width": 1200, "height": 900})
-    area = page.locator('#map .area[data-area="HANZHONG"]')
-    area.hover()
-    until(lambda: TEXT["tip.area.HANZHONG"] in bubble(page), 20, "the area's tip on hover")
-    assert TEXT["tip.area.HANZHONG"] in described(page, area)
-    assert "Mountains" not in bubble(page) and "RP" in bubble(page)
+def shown_on(page, selector: str, how: str, words, what: str):
+    """Hover or focus ``selector`` until the bubble holds ``words`` (a string, or a test of
+    the bubble's text): the computer's moves redraw the board meanwhile, and a redraw takes
+    the tip of a replaced node away."""
+    test = words if callable(words) else (lambda said: words in said)
 
-    stack = page.locator("#map .stack").first
-    stack.focus()
-    until(lambda: "ready and" in bubble(page), 20, "a stack's tip on focus")
-    force = stack.get_attribute("data-force")
-    assert TEXT[f"force.{force}"] in bubble(page)
+    def check():
+        node = page.locator(selector).first
+        if how == "focus":  # focus again (a node already focused would not tell)
+            node.evaluate("n => n.blur()")
+        getattr(node, how)()
+        return test(bubble(page)) and node
+
+    return until(check, 30, what)
+
+
+def test_hover_and_focus_explain_the_board_and_the_hand(server, watch):
+    _game_id, page = new_game(server, watch, viewport={"width": 1200, "height": 900})
+    words = TEXT["tip.area.HANZHONG"]
+    area = shown_on(page, '#map .area[data-area="HANZHONG"]', "hover", words, "an area's tip")
+    assert words in described(page, area) and "RP" in bubble(page)
+
+    stack = shown_on(page, "#map .stack", "focus", "ready and", "a stack's tip on focus")
+    assert TEXT["force." + stack.get_attribute("data-force")] in bubble(page)
     assert bubble(page) == described(page, stack)
 
-    border = page.locator('#map .border[data-type="waterway"]').first
-    border.focus()
-    until(lambda: "waterway flowing toward" in bubble(page), 20, "a border's tip")
+    shown_on(page, '#map .border[data-type="waterway"]', "focus", "waterway flowing toward",
+             "a border's tip")  # fmt: skip
+    shown_on(page, '#track [data-box="SERVE_QIN"] .box-name', "focus", "belongs to Lianheng",
+             "a track box's tip")  # fmt: skip
 
-    page.locator('#track [data-box="SERVE_QIN"] .box-name').focus()
-    until(lambda: "belongs to Lianheng" in bubble(page), 20, "a track box's tip")
+    def card_tip(said: str) -> bool:
+        card = page.locator("#hand [data-card]").first.get_attribute("data-card")
+        return said.startswith(TEXT["card." + card.split(":")[0]]) and "Face down" in said
 
-    card = page.locator("#hand [data-card]").first
-    name = TEXT["card." + card.get_attribute("data-card").split(":")[0]]
-    card.hover()
-    until(lambda: bubble(page).startswith(name) and "Face down" in bubble(page), 20, "a card's tip")
+    shown_on(page, "#hand [data-card]", "hover", card_tip, "a card's tip")
     page.keyboard.press("Escape")
     until(lambda: not bubble(page), 10, "Escape hides the tip")
-
-    page.locator("#status .initiative").focus()
-    until(lambda: "initiative token" in bubble(page), 10, "the initiative's tip")
+    page.mouse.move(1, 1)  # off the hand, whose redraws would show its tips again
+    shown_on(page, "#status .initiative", "focus", "initiative token", "the initiative's tip")
 
 
 def test_a_tap_shows_a_tip_and_a_second_tap_hides_it(server, watch):
-    game_id, page = new_game(
+    _game_id, page = new_game(
         server, watch, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
     )
-    area = page.locator('#map .area[data-area="LONGXI"] .land')
-    area.scroll_into_view_if_needed()
-    area.tap()
-    until(lambda: TEXT["tip.area.LONGXI"] in bubble(page), 20, "the area's tip on a tap")
-    area.tap()
+    box = page.locator('#track [data-box="SERVE_QIN"] .box-name')
+    box.scroll_into_view_if_needed()
+    box.tap()
+    until(lambda: TEXT["tip.box.SERVE_QIN"] in bubble(page), 20, "a box's tip on a tap")
+    box.tap()
     until(lambda: not bubble(page), 20, "a second tap hides it")
+    # on the map, a tap shows the tip of what it lands on (the phone may steer a tap to the
+    # nearest thing that takes focus: an area or one of its stacks)
+    name = page.locator('#map .area[data-area="LONGXI"] text.name')
+    name.scroll_into_view_if_needed()
+    name.tap()
+    until(lambda: bubble(page), 20, "a tip on a tap on the map")
+    tapped = page.evaluate("document.activeElement.dataset.tip")
+    assert tapped and bubble(page) == tapped and "Longxi" in tapped
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 400
 
 
 def test_the_log_speaks_to_the_seat(server, watch):
-    game_id, page = new_game(server, watch, viewport={"width": 1200, "height": 900})
+    _game_id, page = new_game(server, watch, viewport={"width": 1200, "height": 900})
     log = page.locator("#log")
     until(lambda: "You drew " in log.inner_text(), 30, "the seat's own draw as You")
     text = log.inner_text()

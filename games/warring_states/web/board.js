@@ -104,7 +104,7 @@ function drawTrack(view) {
           "data-received": p.received ? "yes" : "no",
           "aria-label": `${forceName(force)}: ${boxName(box)}${p.received ? "" : ", Not Received (locked)"}${view.eliminated?.includes(force) ? ", eliminated" : ""}`,
         }, forceName(force), p.received ? "" : " (NR)"), tip([p.received ? "tip.counter" : "tip.counter.locked",
-          { force: forceName(force), box: boxName(box), faction: factionName(factionOf(view, force)) }])))))));
+          { force: forceName(force), box: boxName(box), faction: factionName(factionOf(view, force)) }]))))))));
   return el("section", { id: "track", class: "ws-track", "aria-label": "Diplomacy track" },
     el("h3", {}, "Diplomacy track: Serve Qin (Lianheng) ← Neutral → Alliance"), el("ol", {}, ...cols));
 }

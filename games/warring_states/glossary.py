@@ -5,7 +5,7 @@ Made from ``data.json`` wherever the data says it (areas, their RP and borders, 
 costs, generals and their icons, the track's boxes and their factions, the cards' names,
 sides and flags); the sentences around the data are our own, short. Ids:
 ``tip.area.<AREA>`` (its RP and borders), ``tip.area.held``/``.empty`` (who holds it now),
-``tip.border.<A>.<B>``, ``tip.stack.city``/``.field`` (+ ``.generals``), ``tip.general.<ID>``
+``tip.border.<A>.<B>``, ``tip.stack.city``/``.field``, ``tip.general.<ID>``
 (+ ``.ready``/``.spent``), ``tip.box.<BOX>``, ``tip.counter`` (+ ``.locked``),
 ``tip.card.<CARD>`` (+ ``tip.card.down``), ``tip.deck``, ``tip.discard``, ``tip.hand``,
 ``tip.rp``, ``tip.qin_rp.<victory>``, ``tip.initiative`` (+ ``.flipped``), ``tip.turn``,
@@ -121,7 +121,6 @@ GLOSSARY: dict[str, str] = {
     "exhausted counters. Exhausted counters may not move or attack until readied.",
     "tip.stack.field": "{force} ({faction}) in the field of {area}: {ready} ready and {tired} "
     "exhausted counters. Exhausted counters may not move or attack until readied.",
-    "tip.stack.generals": "Generals: {generals}.",
     "tip.general.ready": "{general} is ready.",
     "tip.general.spent": "{general} is exhausted.",
     "tip.counter": "{force} stands in {box}; it belongs to {faction}.",

@@ -53,7 +53,7 @@ def shown_on(page, selector: str, how: str, words, what: str):
     return until(check, 30, what)
 
 
-def test_hover_and_focus_explain_the_board_and_the_hand(server, watch):
+def test_hover_and_focus_explain_the_board_and_the_hand(server, watch, shot):
     _game_id, page = new_game(server, watch, viewport={"width": 1200, "height": 900})
     words = TEXT["tip.area.HANZHONG"]
     area = shown_on(page, '#map .area[data-area="HANZHONG"]', "hover", words, "an area's tip")
@@ -62,6 +62,7 @@ def test_hover_and_focus_explain_the_board_and_the_hand(server, watch):
     stack = shown_on(page, "#map .stack", "focus", "ready and", "a stack's tip on focus")
     assert TEXT["force." + stack.get_attribute("data-force")] in bubble(page)
     assert bubble(page) == described(page, stack)
+    shot(page, "stack-tip")
 
     shown_on(page, '#map .border[data-type="waterway"]', "focus", "waterway flowing toward",
              "a border's tip")  # fmt: skip

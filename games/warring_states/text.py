@@ -156,6 +156,8 @@ MESSAGES = {
     "event.second_strike": "The {who} strikes second: {hits} hits.",
     "event.losses_taken": "{force} lost {n} counters.",
     "event.losses_taken.one": "{force} lost 1 counter.",
+    "event.losses_taken.in": "{force} lost {n} counters in {area}.",
+    "event.losses_taken.in.one": "{force} lost 1 counter in {area}.",
     "event.fight_over": "The fight is over.",
     "event.fight_again": "The attacker fights again, against {target}.",
     "event.city_taken": "{force} took the city of {area}.",
@@ -440,7 +442,9 @@ def _event(ev: Mapping[str, Any], seat: str | None):
         )
     if t == "losses_taken":
         n = _lost(ev)
-        return msg("event.losses_taken.one" if n == 1 else "event.losses_taken", force=force, n=n)
+        where = list(g("areas") or {})  # the board it changed: the fight's area
+        key = "event.losses_taken" + (".in" if len(where) == 1 else "") + (".one" if n == 1 else "")
+        return msg(key, force=force, n=n, area=_area(where[0]) if len(where) == 1 else "")
     if t in ("city_taken", "city_entered", "stayed"):
         return msg(f"event.{t}", force=force, area=_area(g("area")))
     if t == "retreated":

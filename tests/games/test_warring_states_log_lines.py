@@ -141,6 +141,8 @@ def test_known_sentences_per_reader():
             "factions": {"WEI": "alliance"}}  # fmt: skip
     assert said(lost, "first") == "Your Wei lost 2 counters."
     assert said(lost, "second") == said(lost, None) == "Wei lost 2 counters."
+    there = {**lost, "areas": {"DALIANG": {"city": None, "field": []}}}
+    assert said(there, "first") == "Your Wei lost 2 counters in Da Liang."
     phase = {"type": "phase_ended", "next": "alliance", "sides": SIDES}
     assert said(phase, "first") == "Your action phase begins."
     assert said(phase, "second") == "The Alliance's action phase begins."

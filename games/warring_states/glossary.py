@@ -9,7 +9,7 @@ sides and flags); the sentences around the data are our own, short. Ids:
 (+ ``.ready``/``.spent``), ``tip.box.<BOX>``, ``tip.counter`` (+ ``.locked``),
 ``tip.card.<CARD>`` (+ ``tip.card.down``), ``tip.deck``, ``tip.discard``, ``tip.hand``,
 ``tip.rp``, ``tip.qin_rp.<victory>``, ``tip.initiative`` (+ ``.flipped``), ``tip.turn``,
-``tip.phase``, ``tip.acting``.
+``tip.phase``, ``tip.acting``, ``tip.dice``.
 """
 
 from __future__ import annotations
@@ -148,5 +148,8 @@ GLOSSARY: dict[str, str] = {
     "tip.turn": "The game lasts {turns} turns; victory is judged after the last one.",
     "tip.phase": "Each turn: draw, then alternating action phases until both sides pass in "
     "a row, then the end step.",
+    "tip.dice": "The last dice rolled. Every die comes from the game's secret seed, "
+    "committed to when the game began and revealed when it ends; the replay's Verification "
+    "then rolls them again and checks they match.",
     "tip.acting": "The side acting now plays one card face up or face down, or passes.",
 }

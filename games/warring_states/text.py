@@ -61,12 +61,12 @@ MESSAGES = {
     "event.bid_made.you": "You made a sealed bid.",
     "event.die_rolled": (
         "The bids were tied, so a die chose who plays Lianheng: it rolled {value} "
-        "(1–3: {first}, 4–6: {second}). The die comes from the game's secret seed, committed "
-        "to at the start: the replay's Verification checks it once the game is over."
+        "(1–3: {first}, 4–6: {second}). Rolled from the game's committed seed; the "
+        "replay's Verification checks it."
     ),
     "event.die_rolled.other": (
-        "A die rolled {value}. It comes from the game's secret seed, committed to at the "
-        "start: the replay's Verification checks it once the game is over."
+        "A die rolled {value}. Rolled from the game's committed seed; the replay's "
+        "Verification checks it."
     ),
     "event.bid": "{who} {rp}",
     "event.bid.you": "you {rp}",
@@ -150,8 +150,8 @@ MESSAGES = {
     "event.defence_fixed": "The defending counters are fixed.",
     "event.dice_rolled": (
         "Dice in {area}: {force} rolled {a} (counts {am}, hits {ah}); {target} rolled {d} "
-        "(counts {dm}, hits {dh}). Dice come from the game's secret seed, committed to at the "
-        "start: the replay's Verification checks them once the game is over."
+        "(counts {dm}, hits {dh}). Rolled from the game's committed seed; the replay's "
+        "Verification checks them."
     ),
     "event.second_strike": "The {who} strikes second: {hits} hits.",
     "event.losses_taken": "{force} lost {n} counters.",

@@ -117,7 +117,7 @@ def test_dice_say_what_was_rolled_for_what_and_where_to_check_them(game):
     assert said.startswith(f"Dice in {area}: ")
     assert f"rolled {event['dice']['attacker']} " in said
     assert f"rolled {event['dice']['defender']} " in said
-    assert "secret seed" in said and "Verification" in said
+    assert "committed seed" in said and "Verification" in said
 
 
 # -- known answers ---------------------------------------------------------------------------

@@ -113,7 +113,7 @@ function drawTrack(view) {
 function drawDice(ctx) {
   const rolls = (ctx.events || []).filter((e) => e.type === "dice_rolled" || e.type === "die_rolled" || e.type === "second_strike").slice(-4);
   if (!rolls.length) return el("div", { id: "dice", class: "dice muted" }, "No dice rolled yet.");
-  return el("div", { id: "dice", class: "dice", "aria-live": "polite" }, el("strong", {}, "Dice: "),
+  return el("div", { id: "dice", class: "dice", "aria-live": "polite" }, tipped(el("strong", {}, "Dice: "), tip(["tip.dice"])),
     ...rolls.map((e) => el("span", { class: "roll", "data-seq": String(e.seq) }, e.text || e.type)));
 }
 

@@ -68,6 +68,7 @@ class Ctx:
     def emit(self, ev: dict) -> None:
         ev.setdefault("visible_to", "all")
         st, copied = self.st, self.copied
+        readers(st, ev)
         for key in S.WRITES.get(ev["type"], ()):  # the containers it writes into
             if key not in copied:
                 st[key] = dict(st[key])
@@ -88,6 +89,18 @@ class Ctx:
         return D.constants.die_min + self.rng.randrange(
             D.constants.die_max - D.constants.die_min + 1
         )
+
+
+def readers(st: dict, ev: dict) -> None:
+    """Stamp what the log needs to tell ``ev`` to each reader from their side ("You played…",
+    "Your Wei lost…"), since a sentence is made from one event alone: ``sides`` (seat ->
+    side, public once known) and ``factions`` (the faction of the forces it names, before
+    it happens). Both are public; ``evolve`` ignores them."""
+    if st["sides"] and "sides" not in ev:
+        ev["sides"] = dict(st["sides"])
+    named = [ev[k] for k in ("force", "target") if isinstance(ev.get(k), str) and ev[k] in B.FIXED]
+    if named:
+        ev["factions"] = {f: B.faction(st, f) for f in named}
 
 
 # -- setup ------------------------------------------------------------------------------------

@@ -113,7 +113,12 @@ _BASE: dict[str, dict[str, str]] = {
         "target": "int",
     },
 }
-EVENT_FIELDS: dict[str, dict[str, str]] = {k: {**v, **_MECH} for k, v in _BASE.items()}
+# What every event may carry for the log's sentences per reader (``rules.readers``).
+_READERS = {"~sides": "dict", "~factions": "dict"}
+EVENT_FIELDS: dict[str, dict[str, str]] = {
+    k: {**v, **_MECH, **{f: t for f, t in _READERS.items() if f[1:] not in v}}
+    for k, v in _BASE.items()
+}
 VERSIONS: dict[str, int] = {}
 UPCASTERS: dict[tuple[str, int], Any] = {}
 

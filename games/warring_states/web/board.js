@@ -5,6 +5,7 @@ import {
   areaName, borderList, boxName, cardName, COLUMNS, counters, factionOf, forceName, generalName, iconsOf, label, POS,
   rpOf, seatIds, sideName, stacksOf,
 } from "./names.js";
+import { tip, tipped } from "./tips.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 function svg(tag, attrs = {}, ...children) {
@@ -40,11 +41,13 @@ function drawArea(view, area, marks) {
   const g = svg("g", {
     class: `area f-${faction}${marks.path?.includes(area) ? " on-path" : ""}${marks.from === area ? " from" : ""}${marks.reach?.includes(area) ? " reach" : ""}${marks.fight === area ? " fight" : ""}`,
     "data-area": area, "data-control": holder || "", "data-faction": faction, "data-rp": rpOf(area),
-    tabindex: marks.onArea ? "0" : null, role: marks.onArea ? "button" : null,
+    tabindex: marks.onArea ? "0" : null, role: marks.onArea ? "button" : "group",
     transform: `translate(${x - W / 2} ${y - H / 2})`,
     onclick: marks.onArea ? () => marks.onArea(area) : null,
+    "aria-label": `${areaName(area)}, ${rpOf(area)} RP${holder ? `, city held by ${forceName(holder)}` : ", no city holder"}: ${stacks.map((s) => `${s.city ? "city " : "field "}${stackWords(s)}${Object.keys(s.gens || {}).length ? ` (${gensText(s.gens)})` : ""}`).join("; ") || "empty"}`,
   });
-  g.append(svg("title", {}, `${areaName(area)}, ${rpOf(area)} RP${holder ? `, city held by ${forceName(holder)}` : ", no city holder"}: ${stacks.map((s) => `${s.city ? "city " : "field "}${stackWords(s)}${Object.keys(s.gens || {}).length ? ` (${gensText(s.gens)})` : ""}`).join("; ") || "empty"}`));
+  tipped(g, tip([`tip.area.${area}`], holder
+    ? ["tip.area.held", { force: forceName(holder), faction: factionName(faction) }] : ["tip.area.empty"]));
   g.append(svg("rect", { class: "land", width: W, height: H, rx: 12 }));
   g.append(svg("text", { class: "name", x: 8, y: 20 }, areaName(area)));
   g.append(svg("g", { class: "rp", transform: `translate(${W - 22} 4)` },
@@ -62,22 +65,21 @@ function drawArea(view, area, marks) {
     let gens = names.map((gn) => `${ICON[iconsOf(gn)] || ""}:${generalName(gn)}`).join(" ");
     if (head.length + gens.length > 17) gens = names.map((gn) => `${ICON[iconsOf(gn)] || ""}:${short(gn)}`).join(" ");
     row.append(svg("text", { x: 5, y: 13 }, `${head}${gens ? ` ★${gens}` : ""}`));
-    g.append(row);
+    g.append(tipped(row, stackTip(view, area, s)));
   });
   if (stacks.length > 4) g.append(svg("text", { class: "more", x: 8, y: H - 2 }, `+${stacks.length - 4} more`));
   return g;
 }
 
 export function drawMap(view, marks = {}) {
-  const root = svg("svg", { id: "map", class: "ws-map", viewBox: "0 0 1030 745", role: "img", "aria-label": "The map of the Warring States" });
+  const root = svg("svg", { id: "map", class: "ws-map", viewBox: "0 0 1030 745", role: "group", "aria-label": "The map of the Warring States" });
   const lines = svg("g", { class: "borders" });
   for (const [a, b, type, down] of borderList()) {
     if (!POS[a] || !POS[b]) continue;
     const [x1, y1] = POS[a];
     const [x2, y2] = POS[b];
     const line = svg("line", { class: `border ${type}`, "data-border": `${a}|${b}`, "data-type": type, x1, y1, x2, y2 });
-    line.append(svg("title", {}, `${areaName(a)} – ${areaName(b)}: ${type === "waterway" ? `waterway, downstream toward ${areaName(down)} (1 MP down, 2 up)` : type === "mountain" ? "mountains (2 MP)" : "normal (1 MP)"}`));
-    lines.append(line);
+    lines.append(tipped(line, tip([`tip.border.${a}.${b}`])));
     if (type === "waterway" && down) {  // an arrow toward the downstream end
       const [dx, dy] = POS[down];
       const [ux, uy] = down === a ? [x2, y2] : [x1, y1];
@@ -95,13 +97,14 @@ export function drawMap(view, marks = {}) {
 function drawTrack(view) {
   const cols = COLUMNS.map((boxes, i) => el("li", { class: `column c${i}`, "data-column": String(i) },
     ...boxes.map((box) => el("div", { class: `box f-${i === 0 ? "lianheng" : i >= 4 ? "alliance" : "neutral"}`, "data-box": box },
-      el("span", { class: "box-name" }, boxName(box)),
+      tipped(el("span", { class: "box-name" }, boxName(box)), tip([`tip.box.${box}`])),
       el("span", { class: "counters" }, ...Object.entries(view.track || {}).filter(([, p]) => p.box === box)
-        .map(([force, p]) => el("span", {
+        .map(([force, p]) => tipped(el("span", {
           class: `counter force-${force}${p.received ? "" : " locked"}`, "data-force": force,
           "data-received": p.received ? "yes" : "no",
-          title: `${forceName(force)}: ${boxName(box)}${p.received ? "" : ", Not Received (locked)"}${view.eliminated?.includes(force) ? ", eliminated" : ""}`,
-        }, forceName(force), p.received ? "" : " (NR)")))))));
+          "aria-label": `${forceName(force)}: ${boxName(box)}${p.received ? "" : ", Not Received (locked)"}${view.eliminated?.includes(force) ? ", eliminated" : ""}`,
+        }, forceName(force), p.received ? "" : " (NR)"), tip([p.received ? "tip.counter" : "tip.counter.locked",
+          { force: forceName(force), box: boxName(box), faction: factionName(factionOf(view, force)) }]))))))));
   return el("section", { id: "track", class: "ws-track", "aria-label": "Diplomacy track" },
     el("h3", {}, "Diplomacy track: Serve Qin (Lianheng) ← Neutral → Alliance"), el("ol", {}, ...cols));
 }
@@ -110,7 +113,7 @@ function drawTrack(view) {
 function drawDice(ctx) {
   const rolls = (ctx.events || []).filter((e) => e.type === "dice_rolled" || e.type === "die_rolled" || e.type === "second_strike").slice(-4);
   if (!rolls.length) return el("div", { id: "dice", class: "dice muted" }, "No dice rolled yet.");
-  return el("div", { id: "dice", class: "dice", "aria-live": "polite" }, el("strong", {}, "Dice: "),
+  return el("div", { id: "dice", class: "dice", "aria-live": "polite" }, tipped(el("strong", {}, "Dice: "), tip(["tip.dice"])),
     ...rolls.map((e) => el("span", { class: "roll", "data-seq": String(e.seq) }, e.text || e.type)));
 }
 
@@ -121,13 +124,18 @@ export function renderBoard(node, view, ctx, marks = {}) {
   }
   const active = view.active ? sideName(view.active) : "nobody";
   const status = el("div", { id: "status", class: "ws-status" },
-    el("span", { class: "turn", "data-turn": String(view.turn) }, `Turn ${view.turn} of ${view.turns}`),
-    el("span", { class: "phase" }, `Phase: ${view.phase}`),
-    el("span", { class: "active" }, `Acting: ${active}${view.passes ? ` (${view.passes} pass${view.passes > 1 ? "es" : ""})` : ""}`),
-    el("span", { class: "initiative", "data-side": view.initiative?.side || "" },
+    tipped(el("span", { class: "turn", "data-turn": String(view.turn) }, `Turn ${view.turn} of ${view.turns}`),
+      tip(["tip.turn", { turns: view.turns }])),
+    tipped(el("span", { class: "phase" }, `Phase: ${view.phase}`), tip(["tip.phase"])),
+    tipped(el("span", { class: "active" }, `Acting: ${active}${view.passes ? ` (${view.passes} pass${view.passes > 1 ? "es" : ""})` : ""}`),
+      tip(["tip.acting"])),
+    tipped(el("span", { class: "initiative", "data-side": view.initiative?.side || "" },
       `Initiative: ${sideName(view.initiative?.side)}${view.initiative?.flipped ? " (flipped)" : ""}`),
-    el("span", { class: "qin-rp" }, `Qin holds ${view.qin_rp} RP of ${view.target}`),
-    el("span", { class: "rp" }, `RP: Lianheng ${view.rp?.lianheng ?? "?"}, the Alliance ${view.rp?.alliance ?? "?"}`));
+    tip(["tip.initiative"], view.initiative?.flipped ? ["tip.initiative.flipped"] : null)),
+    tipped(el("span", { class: "qin-rp" }, `Qin holds ${view.qin_rp} RP of ${view.target}`),
+      tip([view.victory === "bid" ? "tip.qin_rp.bid" : "tip.qin_rp.basic", { target: view.target }])),
+    tipped(el("span", { class: "rp" }, `RP: Lianheng ${view.rp?.lianheng ?? "?"}, the Alliance ${view.rp?.alliance ?? "?"}`),
+      tip(["tip.rp"])));
   const legend = el("p", { class: "legend muted" },
     "▣ city holder, then field stacks; 3+1 = ready + exhausted; ★ generals (H: horse, S: sword, D: shield). ",
     "Lines: solid 1 MP, dashed mountains 2 MP, blue waterways (arrow downstream). Border colour: who holds the city (red Lianheng, blue the Alliance, grey Neutral). (NR) on the track: Not Received, locked.");
@@ -142,11 +150,16 @@ export function renderPlayers(node, view, ctx) {
     const discards = side ? view.discards?.[side] || [] : [];
     return el("section", { class: "player", "data-seat": seat, "data-side": side || "" },
       el("h2", { class: "player-name" }, `${label(seat)}: ${sideName(side)}${seat === ctx.me ? " (you)" : ""}`),
-      side ? el("p", { class: "side-rp" }, `RP ${view.rp?.[side] ?? "?"}. ${aim}`) : el("p", {}, "Sides are decided by the bid."),
+      side ? tipped(el("p", { class: "side-rp" }, `RP ${view.rp?.[side] ?? "?"}. ${aim}`),
+        tip(["tip.rp"], [view.victory === "bid" ? "tip.qin_rp.bid" : "tip.qin_rp.basic", { target: view.target }]))
+        : el("p", {}, "Sides are decided by the bid."),
       side ? el("p", { class: "counts" },
-        el("span", { class: "hand-size" }, `Hand ${view.hand_sizes?.[side] ?? 0}`), " · ",
-        el("span", { class: "deck" }, `Deck ${view.deck_sizes?.[side] ?? 0}`), " · ",
-        el("span", { class: "discard" }, `Discard ${discards.length}`),
+        tipped(el("span", { class: "hand-size" }, `Hand ${view.hand_sizes?.[side] ?? 0}`),
+          tip(["tip.hand", { side: sideTitle(side), n: view.hand_sizes?.[side] ?? 0 }])), " · ",
+        tipped(el("span", { class: "deck" }, `Deck ${view.deck_sizes?.[side] ?? 0}`),
+          tip(["tip.deck", { side: sideTitle(side), n: view.deck_sizes?.[side] ?? 0 }])), " · ",
+        tipped(el("span", { class: "discard" }, `Discard ${discards.length}`),
+          tip(["tip.discard", { side: sideTitle(side), n: discards.length }])),
         view.removed?.[side]?.length ? ` · Removed ${view.removed[side].length}` : "") : null,
       discards.some((d) => d.up && d.card) ? el("p", { class: "muted small face-up" }, "Face up discards: ",
         discards.filter((d) => d.up && d.card).map((d) => cardName(d.card)).join(", ")) : null,
@@ -154,4 +167,17 @@ export function renderPlayers(node, view, ctx) {
   }));
 }
 
-export { gensText, seatOfSide };
+// What a stack is: force and faction, city or field, ready and exhausted counters, and each
+// general with his icon's meaning and whether he is ready.
+function stackTip(view, area, s) {
+  const values = { force: forceName(s.force), faction: factionName(factionOf(view, s.force)), area: areaName(area),
+    ready: s.ready, tired: s.tired };
+  const gens = Object.entries(s.gens || {});
+  return tip([s.city ? "tip.stack.city" : "tip.stack.field", values],
+    ...gens.flatMap(([g, ready]) => [[`tip.general.${g}`], [ready ? "tip.general.ready" : "tip.general.spent", { general: generalName(g) }]]));
+}
+const FACTIONS = { lianheng: "Lianheng", alliance: "the Alliance", neutral: "Neutral", none: "no side" };
+const factionName = (f) => FACTIONS[f] || FACTIONS.none;
+const sideTitle = (side) => (side === "alliance" ? "The Alliance" : sideName(side));
+
+export { gensText, seatOfSide, stackTip };

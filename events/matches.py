@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.base import match_of
+from games.messages import render
 
 FIELD = "match"
 NEXT = "match_next"  # the secret beside a game of a match: the id of the game after it
@@ -121,6 +122,11 @@ def chain(bingfa: Any, game: Any) -> list[str]:
         here = after
 
 
+def said(rules: Any, message: Any) -> str:
+    """A match's message (``MatchParts.words``, ``label``) in the package's words."""
+    return render(rules.text.messages, message)
+
+
 def view(bingfa: Any, game: Any, seat: str | None) -> dict[str, Any] | None:
     """The match as a game's page shows it: its games, this game's number, the result once
     decided (``result``, players by first-game seat) and in words for ``seat`` (a seat of
@@ -143,7 +149,7 @@ def view(bingfa: Any, game: Any, seat: str | None) -> dict[str, Any] | None:
         "games": ids,
         "seat_in_first": mine,
         "result": decided,
-        "result_text": parts.words(decided, mine) if decided is not None else None,
-        "label": parts.label,
+        "result_text": said(game.rules, parts.words(decided, mine)) if decided else None,
+        "label": said(game.rules, (parts.label, {})),
     }
     return body

@@ -269,6 +269,7 @@ function render(focusKey) {
   document.title = `${turn ? "● Your turn — " : ""}${kind.title} ${gameId} — Bingfa`;
   part("outcome", [game.outcome, game.outcome_text, game.match], renderOutcome);
   part("facing", [game.seats, me], renderFacing);
+  part("match-note", [game.match, !!game.outcome], renderMatchNote);
   renderInvite();
   $("players").hidden = !view;
   part("board", [view, game.seats, mine, me], () => front.renderBoard($("board-area"), view, ctx()));
@@ -314,10 +315,18 @@ function matchNote() {
   const match = game.match;
   if (!match) return null;
   const next = match.games[match.game];
-  const parts = [`Game ${match.game} of ${match.of} of a match. `];
+  const parts = [kind.t("table.match.game", { game: match.game, of: match.of }), " "];
   if (match.result_text) parts.push(el("strong", { "data-match-result": "" }, match.result_text));
-  else if (next) parts.push(el("a", { href: `/g/${encodeURIComponent(next)}`, "data-match-next": "" }, `Play game ${match.game + 1}`));
+  else if (next) parts.push(el("a", { href: `/g/${encodeURIComponent(next)}`, "data-match-next": "" }, kind.t("table.match.next", { game: match.game + 1 })));
   return el("p", { "data-match": "" }, ...parts);
+}
+
+// While a game of a match is played, which game of the match it is (the end says more).
+function renderMatchNote() {
+  const match = game.match;
+  const node = $("match-note");
+  node.hidden = !match || !!game.outcome;
+  node.textContent = node.hidden ? "" : kind.t("table.match.game", { game: match.game, of: match.of });
 }
 
 // How the game ended, as the server tells it to this seat, with a link to the replay.

@@ -69,10 +69,27 @@ def on_end(bingfa: Any, game: Any) -> str | None:
     None. A failure is logged, never raised: the move that ended the game is stored, and
     the sweep (``sweep``) makes the game later."""
     try:
-        return _next_game(bingfa, game)
+        made = _next_game(bingfa, game)
     except Exception:
         log.exception("could not make the next game of the match of game %s", game.game_id)
         return None
+    tell(bingfa, game)
+    return made
+
+
+def tell(bingfa: Any, game: Any) -> None:
+    """The pages of the match's games up to ``game`` look again (a game of the match
+    ended: the next one is made, or the match decided): a page left open on game 1
+    learns the match's result when game 2 ends. Never raises: a page also looks again
+    at its stream's heartbeat."""
+    found = info(game)
+    if found is None:
+        return
+    for game_id in [*(found.get("games") or []), game.game_id]:
+        try:
+            bingfa.tell(game_id)
+        except Exception:
+            log.exception("could not tell the page of game %s that its match went on", game_id)
 
 
 def owed(game: Any) -> bool:
@@ -111,6 +128,7 @@ def sweep(bingfa: Any, game_ids: Iterable[str]) -> list[str]:
                     log.warning("made the next game %s of the match of game %s late",
                                 new_id, game_id)  # fmt: skip
                     done.append(new_id)
+                    tell(bingfa, game)
         except LookupError:  # gone since the read model was written
             continue
         except Exception:  # one broken game must not keep the others waiting
@@ -191,6 +209,16 @@ def chain(bingfa: Any, game: Any) -> list[str]:
         here = after
 
 
+def progress(bingfa: Any, game: Any) -> dict[str, Any] | None:
+    """Where the match of ``game`` stands: its games so far and its result (None while
+    undecided), or None: not a game of a match. What a page watching it waits on."""
+    if info(game) is None or match_of(game.rules) is None:
+        return None
+    ids = chain(bingfa, game)
+    last = game if ids[-1] == game.game_id else bingfa.load(ids[-1])
+    return {"games": ids, "result": result(last)}
+
+
 def said(rules: Any, message: Any) -> str:
     """A match's message (``MatchParts.words``, ``label``) in the package's words."""
     return render(rules.text.messages, message)
@@ -204,9 +232,8 @@ def view(bingfa: Any, game: Any, seat: str | None) -> dict[str, Any] | None:
     parts = match_of(game.rules)
     if found is None or parts is None:
         return None
-    ids = chain(bingfa, game)
-    last = game if ids[-1] == game.game_id else bingfa.load(ids[-1])
-    decided = result(last)
+    now = progress(bingfa, game) or {}
+    ids, decided = now["games"], now["result"]
     mine = None
     if seat is not None:
         back = {here: first for first, here in seats_of(game)[-1].items()}

@@ -388,6 +388,9 @@ class RedisEventStore(EventStore):
         raw = self.redis.get(self.key(game_id, name))
         return None if raw is None else raw.decode()
 
+    def tell(self, game_id: str) -> None:
+        self.redis.publish(f"live:g:{game_id}", "told")  # the channel the append says on
+
     def claim_secret(self, game_id: str, secret: str, name: str, lease_ms: int) -> bool:
         return bool(self.redis.set(self.key(game_id, name), secret, nx=True, px=lease_ms))
 

@@ -254,6 +254,11 @@ class EventStore:
         did."""
         raise NotImplementedError
 
+    def tell(self, game_id: str) -> None:
+        """Say on the game's live channel that something beside its stream changed (its
+        match went on): the pages watching it look again. Here no one listens; the
+        service's own hub is told by the write path (``WritePath.on_told``)."""
+
     def game_ids(self) -> Iterator[str]:
         """Every game with at least one event."""
         raise NotImplementedError

@@ -163,10 +163,15 @@ function showLogOrder() {
   $("log").dataset.order = logOrder();
 }
 
+// A finished game of a match still listens until the match is decided: its stream says
+// "match" when the match goes on (the next game made, the result decided in a later game).
+const matchOpen = () => !!(game?.match && !game.match.result);
+
 function listen() {
-  if (source || game?.outcome) return;
+  if (source || (game?.outcome && !matchOpen())) return;
   source = new EventSource(`${base}/stream?after=${lastSeq}`);
   source.addEventListener("game", () => setTimeout(refresh, 30));
+  source.addEventListener("match", () => setTimeout(refresh, 30));
 }
 
 // A seat handed to the computer is still this browser's, but no longer its to play.
@@ -295,7 +300,7 @@ function render(focusKey) {
     $("rematch-box").hidden = false;
     showRematch($("rematch-box"), gameId, me);
   }
-  if (game.outcome && source) { source.close(); source = null; }
+  if (game.outcome && source && !matchOpen()) { source.close(); source = null; }
   renderPaceBox();
   if (game.outcome && !outcomeSeen) { // the end, where the player is looking
     outcomeSeen = true;

@@ -115,6 +115,8 @@ def sweep(bingfa: Any, game_ids: Iterable[str]) -> list[str]:
     done = []
     for game_id in game_ids:
         try:
+            if match_of(bingfa.registry.get(bingfa.store.game_of(game_id) or "")) is None:
+                continue  # a game that is never played in a match: not even loaded
             made = bingfa.store.get_secret(game_id, NEXT)
             if made and made.startswith(MAKING):
                 continue  # being made right now (or its maker died: free after the lease)

@@ -127,13 +127,14 @@ def sweep_deadlines(bingfa: Any, models: Any, now_ms: int) -> list[tuple[str, st
     return enforced
 
 
-MATCH_WINDOW_MS = 24 * 3600_000  # how far back the match sweep looks (an outage of a day)
+MATCH_WINDOW_MS = 6 * 3600_000  # how far back the match sweep looks (a long outage)
 MATCH_GRACE_MS = 30_000  # the end hook has had its chance (and is not seating the players)
 
 
 def sweep_matches(bingfa: Any, models: Any, now_ms: int) -> list[str]:
     """Make the next game of a match whose end hook failed to (``events.matches.sweep``):
-    over the games that finished in the last day (over half a minute ago). Run by beat;
-    two sweeps at once, or a sweep and the end hook, make one game. The games made."""
+    over the games that finished in the last six hours (over half a minute ago). Run by
+    beat; two sweeps at once, or a sweep and the end hook, make one game. The games
+    made."""
     finished = models.finished_between(now_ms - MATCH_WINDOW_MS, now_ms - MATCH_GRACE_MS)
     return matches.sweep(bingfa, finished)

@@ -12,8 +12,12 @@ match's id), ``game`` (its number), ``of``, ``games`` (the ids before it), ``sea
 each game so far, first-game seat -> that game's seat) and ``outcomes`` (how each game
 before it ended), so the match's result is a pure function of its last game's stream
 (the ratings read it there). The id of the game after is kept beside the game's secrets
-(``NEXT``). The result is the package's ``result`` over the outcomes, players named by
-their first-game seat.
+(``NEXT``), claimed first (``claim_secret``: SET NX with a lease), so the end hook and
+beat's ``sweep`` (which makes the game an end hook failed to make: Redis away, a process
+dead) make one game however many run at once. When a game of a match ends, the live
+channels of its games so far are told (``tell``): a page left open on game 1 learns the
+result when game 2 ends. The result is the package's ``result`` over the outcomes, players
+named by their first-game seat; its words are the package's messages (``words``).
 """
 
 from __future__ import annotations

@@ -54,6 +54,12 @@ ENTRY_FIELDS = ("t", "v", "a", "r", "w", "p", "h", "s")
 # ARGV: expected version, prev hash, idempotency key ("" for none), fingerprint, game id,
 #       game key, last hash, then the ENTRY_FIELDS values of each event in turn.
 # Every check comes before the first write: a script does not roll back.
+# a claim given back only by its claimant (a later claim, or the value kept, stays)
+DROP_IF_SAME = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
 APPEND_LUA = """
 local key = ARGV[3]
 if key ~= '' then
@@ -381,3 +387,12 @@ class RedisEventStore(EventStore):
     def get_secret(self, game_id: str, name: str = "secret") -> str | None:
         raw = self.redis.get(self.key(game_id, name))
         return None if raw is None else raw.decode()
+
+    def tell(self, game_id: str) -> None:
+        self.redis.publish(f"live:g:{game_id}", "told")  # the channel the append says on
+
+    def claim_secret(self, game_id: str, secret: str, name: str, lease_ms: int) -> bool:
+        return bool(self.redis.set(self.key(game_id, name), secret, nx=True, px=lease_ms))
+
+    def drop_secret(self, game_id: str, name: str, secret: str) -> bool:
+        return bool(self.redis.eval(DROP_IF_SAME, 1, self.key(game_id, name), secret))

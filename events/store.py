@@ -16,6 +16,7 @@ import hashlib
 import json
 import re
 import threading
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -242,6 +243,22 @@ class EventStore:
     def get_secret(self, game_id: str, name: str = "secret") -> str | None:
         raise NotImplementedError
 
+    def claim_secret(self, game_id: str, secret: str, name: str, lease_ms: int) -> bool:
+        """Keep ``secret`` under ``name`` only if nothing is kept there (atomic: of two
+        claims at once one wins), for ``lease_ms`` (a ``put_secret`` after it keeps it for
+        good). Whether this claim won."""
+        raise NotImplementedError
+
+    def drop_secret(self, game_id: str, name: str, secret: str) -> bool:
+        """Forget ``name`` if it still holds ``secret`` (a claim given back). Whether it
+        did."""
+        raise NotImplementedError
+
+    def tell(self, game_id: str) -> None:
+        """Say on the game's live channel that something beside its stream changed (its
+        match went on): the pages watching it look again. Here no one listens; the
+        service's own hub is told by the write path (``WritePath.on_told``)."""
+
     def game_ids(self) -> Iterator[str]:
         """Every game with at least one event."""
         raise NotImplementedError
@@ -292,6 +309,7 @@ class InMemoryEventStore(EventStore):
         self._idem: dict[tuple[str, str], tuple[str, int]] = {}
         self._snaps: dict[str, Snapshot] = {}
         self._secrets: dict[tuple[str, str], str] = {}
+        self._leases: dict[tuple[str, str], float] = {}  # claimed secrets: until (monotonic)
         self.feed: list[tuple[str, int]] = []  # (game, last seq) per append, in order
 
     def read(self, game_id: str, after: int = 0) -> list[Envelope]:
@@ -341,10 +359,38 @@ class InMemoryEventStore(EventStore):
         return self._snaps.get(game_id)
 
     def put_secret(self, game_id: str, secret: str, name: str = "secret") -> None:
-        self._secrets[game_id, name] = secret
+        with self._lock:
+            self._secrets[game_id, name] = secret
+            self._leases.pop((game_id, name), None)  # kept for good, as Redis's SET does
 
     def get_secret(self, game_id: str, name: str = "secret") -> str | None:
-        return self._secrets.get((game_id, name))
+        with self._lock:
+            self._expire(game_id, name)
+            return self._secrets.get((game_id, name))
+
+    def claim_secret(self, game_id: str, secret: str, name: str, lease_ms: int) -> bool:
+        with self._lock:
+            self._expire(game_id, name)
+            if (game_id, name) in self._secrets:
+                return False
+            self._secrets[game_id, name] = secret
+            self._leases[game_id, name] = time.monotonic() + lease_ms / 1000
+            return True
+
+    def drop_secret(self, game_id: str, name: str, secret: str) -> bool:
+        with self._lock:
+            if self._secrets.get((game_id, name)) != secret:
+                return False
+            del self._secrets[game_id, name]
+            self._leases.pop((game_id, name), None)
+            return True
+
+    def _expire(self, game_id: str, name: str) -> None:
+        """Forget a claim whose lease ran out (under the lock)."""
+        until = self._leases.get((game_id, name))
+        if until is not None and time.monotonic() >= until:
+            self._secrets.pop((game_id, name), None)
+            del self._leases[game_id, name]
 
     def game_ids(self) -> Iterator[str]:
         return iter(list(self._streams))

@@ -49,6 +49,7 @@ class WritePath(OffBoard):
     registry: Mapping[str, Any] = field(default_factory=lambda: dict(games.REGISTRY))
     token: Callable[[int], str] = _secrets.token_hex  # CSPRNG for seeds and game ids
     on_appended: Callable[[LoadedGame, list[dict[str, Any]]], None] | None = None
+    on_told: Callable[[str], None] | None = None  # a game's page must look again (``tell``)
     ai_levels: Collection[str] | None = None  # None: any ai:<level> is accepted
     games: GameCache = field(default_factory=GameCache)  # running games, to read only tails
     clock: Callable[[], datetime] = lambda: datetime.now(UTC)  # tests inject their own
@@ -358,6 +359,13 @@ class WritePath(OffBoard):
         if any(event.get("type") == "seed_revealed" for event in events):
             matches.on_end(self, game)  # a game of a match ended: the next one, if owed
         return game
+
+    def tell(self, game_id: str) -> None:
+        """The pages watching ``game_id`` look again: something beside its stream changed
+        (its match: the next game made, the result decided in a later game)."""
+        self.store.tell(game_id)
+        if self.on_told is not None:
+            self.on_told(game_id)
 
     # -- a game continued from a position of another ------------------------------------
     def _open(

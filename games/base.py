@@ -166,16 +166,18 @@ class MatchParts(Protocol):
     linked games, the next one made by the service when the one before ends, with the
     same players in swapped seats (two seats), and one result over them all.
 
-    ``games_in_match``: how many games at most; ``label``: what the new-game form says of
-    it ("Victory: two games ..."); ``check(options)`` refuses, with a ``RulesError``
+    ``games_in_match``: how many games at most; ``label``: the message id (of the
+    package's ``text.messages``) of what the new-game form says of it ("Victory: two
+    games ..."); ``check(options)`` refuses, with a ``RulesError``
     sentence, options a match cannot be played with; ``next_options(options, outcome)``
     the options of the next game from the game before's and how it ended;
     ``result(outcomes, seats)`` the match's result over the outcomes so far (the games'
     ``outcome``, or the service's off-board ending: ``winner``, ``reason``), players named
     by their seat in the first game, ``seats[i]`` mapping them to their seat in game i:
     ``{"winner": first-game seat or None, "reason": ...}``, or None while undecided;
-    ``words(result, seat)`` the result in a sentence for ``seat`` (a first-game seat, or
-    None for a spectator)."""
+    ``words(result, seat)`` the result for ``seat`` (a first-game seat, or None for a
+    spectator) as a message of the package's ``text.messages`` (``games.messages``), so
+    another language is another table."""
 
     games_in_match: int
     label: str
@@ -187,7 +189,7 @@ class MatchParts(Protocol):
     def result(
         self, outcomes: list[Mapping[str, Any]], seats: list[Mapping[Seat, Seat]]
     ) -> dict[str, Any] | None: ...
-    def words(self, result: Mapping[str, Any], seat: Seat | None) -> str: ...
+    def words(self, result: Mapping[str, Any], seat: Seat | None) -> Message: ...
 
 
 def match_of(rules: Any) -> MatchParts | None:

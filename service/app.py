@@ -127,6 +127,7 @@ def register_live(app: Flask) -> None:
                 hub.publish(live.player_channel(joined["player"]))
 
     bingfa.on_appended = on_appended
+    bingfa.on_told = lambda game_id: hub.publish(live.game_channel(game_id))
 
 
 def register_api(app: Flask) -> None:

@@ -16,6 +16,7 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate
 import games
 from events.schemas import StrictBoolean
 from games.base import Catalogue, Option, RulesError, match_of
+from games.messages import render
 
 
 def default_key() -> str:
@@ -78,7 +79,8 @@ def match_json(key: str) -> dict[str, Any] | None:
     parts = match_of(games.REGISTRY[key])
     if parts is None:
         return None
-    return {"games_in_match": parts.games_in_match, "label": parts.label}
+    label = render(games.REGISTRY[key].text.messages, (parts.label, {}))  # a message id
+    return {"games_in_match": parts.games_in_match, "label": label}
 
 
 def kinds_json() -> list[dict[str, Any]]:

@@ -24,7 +24,9 @@ from typing import Any
 from events import clocks
 from events.errors import Invalid
 from events.writepath import MAX_NONCE_LENGTH, Forbidden, NotFound, WritePath
-from service import access, kinds
+from games.base import match_of
+from games.messages import msg, render
+from service import access, kinds, narration
 from service.seek_store import (  # noqa: F401  (the API and tests take them from here)
     CLAIM_CODES,
     SEEK_DAYS,
@@ -83,14 +85,16 @@ class Matchmaking:
         rated: bool = False,
         colour: str = RANDOM,
         nonce: str | None = None,
+        match: bool = False,
     ) -> tuple[dict[str, Any], str]:
         """A new open seek by ``player`` for ``game`` (the registry's first when None):
         (the seek, the seeker's seat token, shown once). Everything the game would refuse
-        is refused now, with the same sentence."""
+        is refused now, with the same sentence. ``match``: the seek is for a match of
+        linked games (``events.matches``); its accepted game is the match's first."""
         game = kinds.default_key() if game is None else game
         _check_nonce(nonce)
         options = dict(options or {})
-        self._check_game(game, options, clock, rated)
+        self._check_game(game, options, clock, rated, bool(match))
         if colour not in colours(game):
             wanted = kinds.said(list(colours(game)))
             raise Invalid(f"the colour you want is {wanted}, not {colour!r}")
@@ -103,6 +107,7 @@ class Matchmaking:
             "options": options,
             "clock": clock,
             "rated": bool(rated),
+            "match": bool(match),
             "colour": colour,
             "created_at": self.bingfa.now(),
             "created_ms": self.bingfa.now_ms(),
@@ -114,7 +119,8 @@ class Matchmaking:
                            "another")  # fmt: skip
         return self.store.get(seek["id"]) or seek, token
 
-    def _check_game(self, game: str, options: Mapping[str, Any], clock: Any, rated: bool):
+    def _check_game(self, game: str, options: Mapping[str, Any], clock: Any, rated: bool,
+                    match: bool = False):  # fmt: skip
         """Refuse what ``create_game`` would refuse (the same check, writing nothing); an
         unknown game is a bad field of the seek here, not a missing resource."""
         rules = self.bingfa.registry.get(game)
@@ -122,7 +128,8 @@ class Matchmaking:
         try:
             if rules is not None:
                 kinds.check_options(game, options)
-            self.bingfa.check_new_game(game, options, seats, rated=rated, clock=clock)
+            self.bingfa.check_new_game(game, options, seats, rated=rated, clock=clock,
+                                       match=match)  # fmt: skip
         except NotFound as error:
             raise Invalid(str(error)) from None
 
@@ -167,6 +174,7 @@ class Matchmaking:
                 seek["game"], seek["options"], {s: "human" for s in rules.seats},
                 access={seeker: seek["token_hash"], acceptor: access.token_hash(token)},
                 rated=seek["rated"], clock=seek["clock"], extra={"seek": seek_id},
+                match=bool(seek.get("match")),
             )  # fmt: skip
         except BaseException:
             self.store.release(seek_id)  # nothing was made: the seek is open again
@@ -244,6 +252,9 @@ def describe(seek: Mapping[str, Any]) -> str:
     parts = kinds.options_words(game, seek.get("options") or {})
     if len(kinds.games.REGISTRY) > 1:  # which game, once there is more than one
         parts.insert(0, kinds.catalogue(game).title)
+    match = match_of(kinds.games.REGISTRY[game]) if seek.get("match") else None
+    if match is not None:
+        parts.append(render(narration.TABLE, msg("table.match.seek", of=match.games_in_match)))
     clock = seek.get("clock")
     if clock:
         parts.append(f"{duration(clock['per_move_seconds'])} per move")

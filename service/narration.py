@@ -48,6 +48,10 @@ TABLE: dict[str, str] = {
     "table.waiting": "Waiting for {waits}.",
     "table.waits": "{seat} to {prompt}",
     "table.goes_on": "The game goes on…",
+    # a game of a match of linked games (events.matches); the page and the seek list say it
+    "table.match.game": "Game {game} of {of} of a match.",
+    "table.match.next": "Play game {game}",
+    "table.match.seek": "a match of {of} games",
 }
 
 

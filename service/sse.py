@@ -28,9 +28,12 @@ def last_event_id(raw: str | None, default: int = 0) -> int:
 
 def stream(after: int, since: Callable[[int], Sequence[tuple[int, str]]], event: str,
            channel: str, retry_ms: int = 1000,
-           ended: Callable[[], None] | None = None) -> Response:  # fmt: skip
+           ended: Callable[[], None] | None = None,
+           notices: Callable[[], Sequence[tuple[str, str]]] | None = None) -> Response:  # fmt: skip
     """A text/event-stream of ``since(after)``: (seq, JSON text) pairs, read again each time
-    ``channel`` changes, each sent as one ``event``; ``ended()`` when it is over."""
+    ``channel`` changes, each sent as one ``event``; ``ended()`` when it is over.
+    ``notices()``, asked at the same times: (event, JSON text) pairs of what changed
+    beside the entries (a game's match), sent without an ``id`` (nothing to resume)."""
     config = current_app.config
     seconds, heartbeat = config["SSE_SECONDS"], config["SSE_HEARTBEAT"]
     hub: live.LocalHub = current_app.extensions["hub"]
@@ -56,6 +59,10 @@ def stream(after: int, since: Callable[[int], Sequence[tuple[int, str]]], event:
                             yield "".join(f"id: {seq}\nevent: {event}\ndata: {text}\n\n"
                                           for seq, text in new)  # fmt: skip
                             after = new[-1][0]
+                        told = notices() if notices is not None else ()
+                        if told:
+                            yield "".join(f"event: {name}\ndata: {text}\n\n"
+                                          for name, text in told)  # fmt: skip
                         left = deadline - time.monotonic()
                         if left <= 0:
                             return

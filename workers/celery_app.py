@@ -38,6 +38,7 @@ WEBHOOK_SWEEP_EVERY = 10.0  # seconds: how late a webhook may be (and its retrie
 SWEEP_EVERY = 30.0  # seconds between beat's sweeps for AI moves whose task was lost
 SWEEP_DEADLINES = "bingfa.sweep_deadlines"  # clocks that ran out: forfeit or AI stand-in
 DEADLINE_SWEEP_EVERY = 15.0  # seconds: how late past its deadline a timeout is enforced
+SWEEP_MATCHES = "bingfa.sweep_matches"  # the next game of a match its end hook failed to make
 
 DEFAULT_BROKER = "redis://127.0.0.1:6379/0"
 DEFAULT_VISIBILITY_TIMEOUT = 60
@@ -90,6 +91,7 @@ def make_celery(config: Mapping[str, Any] | None = None) -> Celery:
             HINT: {"queue": AI_QUEUE},
             SWEEP_AI_MOVES: {"queue": AI_QUEUE},
             SWEEP_DEADLINES: {"queue": AI_QUEUE},
+            SWEEP_MATCHES: {"queue": AI_QUEUE},
             ARCHIVE_GAME: {"queue": ANALYSIS_QUEUE},
             SWEEP_UNARCHIVED: {"queue": ANALYSIS_QUEUE},
             ANALYSE_REPLAY: {"queue": ANALYSIS_QUEUE},
@@ -110,6 +112,11 @@ def make_celery(config: Mapping[str, Any] | None = None) -> Celery:
                 "task": SWEEP_DEADLINES,
                 "schedule": DEADLINE_SWEEP_EVERY,
                 "options": {"expires": DEADLINE_SWEEP_EVERY},
+            },
+            "sweep-matches": {
+                "task": SWEEP_MATCHES,
+                "schedule": 2 * SWEEP_EVERY,
+                "options": {"expires": 2 * SWEEP_EVERY},
             },
             "sweep-unarchived": {
                 "task": SWEEP_UNARCHIVED,

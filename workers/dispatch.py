@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from events import matches
 from events.projector import LoadedGame
 from workers.celery_app import AI_QUEUE, ANALYSIS_QUEUE, ARCHIVE_GAME, PLAY_AI_MOVE
 
@@ -124,3 +125,16 @@ def sweep_deadlines(bingfa: Any, models: Any, now_ms: int) -> list[tuple[str, st
         except Exception:  # one broken game must not keep the clocks of the others waiting
             log.exception("could not enforce the deadline of game %s", game_id)
     return enforced
+
+
+MATCH_WINDOW_MS = 6 * 3600_000  # how far back the match sweep looks (a long outage)
+MATCH_GRACE_MS = 30_000  # the end hook has had its chance (and is not seating the players)
+
+
+def sweep_matches(bingfa: Any, models: Any, now_ms: int) -> list[str]:
+    """Make the next game of a match whose end hook failed to (``events.matches.sweep``):
+    over the games that finished in the last six hours (over half a minute ago). Run by
+    beat; two sweeps at once, or a sweep and the end hook, make one game. The games
+    made."""
+    finished = models.finished_between(now_ms - MATCH_WINDOW_MS, now_ms - MATCH_GRACE_MS)
+    return matches.sweep(bingfa, finished)

@@ -32,10 +32,17 @@ from workers.celery_app import (
     PLAY_AI_MOVE,
     SWEEP_AI_MOVES,
     SWEEP_DEADLINES,
+    SWEEP_MATCHES,
     SWEEP_UNARCHIVED,
     SWEEP_WEBHOOKS,
 )
-from workers.dispatch import ai_level, sweep_deadlines, sweep_owed_ai_moves, sweep_unarchived
+from workers.dispatch import (
+    ai_level,
+    sweep_deadlines,
+    sweep_matches,
+    sweep_owed_ai_moves,
+    sweep_unarchived,
+)
 
 log = logging.getLogger(__name__)
 
@@ -126,6 +133,16 @@ def sweep_deadlines_task(self) -> int:
     if enforced:
         log.info("clocks ran out: %s", enforced)
     return len(enforced)
+
+
+@shared_task(name=SWEEP_MATCHES, bind=True, ignore_result=True)
+def sweep_matches_task(self) -> int:
+    """Beat's sweep of finished games of matches owed a next game. How many were made."""
+    parts = bootstrap.parts(self.app)
+    made = sweep_matches(parts.write_path, parts.models, parts.write_path.now_ms())
+    if made:
+        log.warning("next games of matches made by the sweep: %s", made)
+    return len(made)
 
 
 @shared_task(

@@ -14,29 +14,21 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.base import RulesError
+from games.messages import Message, msg
 from games.warring_states import victory
+from games.warring_states.text import MESSAGES
 
-SIDES = {"lianheng": "Lianheng (Qin)", "alliance": "the Alliance"}
-REASONS = {
-    "more_rp": "more Qin RP as Lianheng",
-    "equal_rp": "equal Qin RP as Lianheng",
-    "resignation": "a resignation",
-    "time": "a player's time ran out",
-    "agreement": "a draw agreed",
-}
+REASONS = ("more_rp", "equal_rp", "resignation", "time", "agreement")  # "match.why.<r>"
 
 
 class TwoGames:
     games_in_match = 2
-    label = "Victory: two games (each player Lianheng once; more Qin RP wins)"
+    label = "match.label"  # a message id (text.MESSAGES), as every sentence here
 
     @staticmethod
     def check(options: Mapping[str, Any]) -> None:
         if options.get("victory", "basic") != "basic":
-            raise RulesError(
-                "a two-game match decides the winner by the two games' Qin RP: "
-                "play it with the basic victory rule, not the competitive bid"
-            )
+            raise RulesError(MESSAGES["match.basic_only"])
 
     @staticmethod
     def next_options(options: Mapping[str, Any], outcome: Mapping[str, Any]) -> dict[str, Any]:
@@ -65,24 +57,26 @@ class TwoGames:
         return victory.two_game_result(first, outcomes[1], seats[1])
 
     @staticmethod
-    def words(result: Mapping[str, Any], seat: str | None) -> str:
+    def words(result: Mapping[str, Any], seat: str | None) -> Message:
+        """The result for ``seat`` (a first-game seat; None: a spectator) as a message of
+        ``text.MESSAGES``: who won and why, with the Lianheng RP of each player (the
+        winner's, or the reader's, first)."""
         winner = result.get("winner")
-        why = REASONS.get(result.get("reason"), str(result.get("reason")))
+        reason = result.get("reason")
+        if reason in REASONS:
+            why = msg(f"match.why.{reason}")
+        else:
+            why = msg("match.why.other", reason=str(reason))
         rp = result.get("rp")
         if rp:
-            why += (
-                " ("
-                + " to ".join(
-                    str(rp[s]) for s in sorted(rp, key=lambda s: s != (winner or seat or "first"))
-                )
-                + " RP)"
-            )
+            ahead = winner or seat or "first"
+            order = sorted(rp, key=lambda s: s != ahead)
+            why = msg("match.why.rp", why=why, rp=rp[order[0]], other=rp[order[-1]])
         if winner is None:
-            return f"The match is drawn: {why}."
+            return msg("match.drawn", why=why)
         if seat is None:
-            who = "the first player" if winner == "first" else "the second player"
-            return f"The match goes to {who} of the first game: {why}."
-        return f"You {'won' if winner == seat else 'lost'} the match: {why}."
+            return msg(f"match.won.{'first' if winner == 'first' else 'second'}", why=why)
+        return msg("match.won.you" if winner == seat else "match.lost.you", why=why)
 
 
 MATCH = TwoGames()

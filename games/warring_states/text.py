@@ -198,6 +198,24 @@ MESSAGES = {
     "end.reason.resignation": "by resignation.",
     "end.reason.time": "on time.",
     "end.reason.agreement": "by agreement.",
+    # the two-games match (match.py): what the new-game form says of it, and its result
+    "match.label": "Victory: two games (each player Lianheng once; more Qin RP wins)",
+    "match.basic_only": (
+        "a two-game match decides the winner by the two games' Qin RP: play it with the "
+        "basic victory rule, not the competitive bid"
+    ),
+    "match.drawn": "The match is drawn: {why}.",
+    "match.won.first": "The match goes to the first player of the first game: {why}.",
+    "match.won.second": "The match goes to the second player of the first game: {why}.",
+    "match.won.you": "You won the match: {why}.",
+    "match.lost.you": "You lost the match: {why}.",
+    "match.why.rp": "{why} ({rp} to {other} RP)",
+    "match.why.more_rp": "more Qin RP as Lianheng",
+    "match.why.equal_rp": "equal Qin RP as Lianheng",
+    "match.why.resignation": "a resignation",
+    "match.why.time": "a player's time ran out",
+    "match.why.agreement": "a draw agreed",
+    "match.why.other": "{reason}",
 }
 
 

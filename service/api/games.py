@@ -4,6 +4,7 @@ request, call the write path or the projector, dump the answer."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from flask import current_app, request, session
@@ -12,6 +13,7 @@ from events import matches, table
 from events.envelope import Envelope
 from events.schemas import SYSTEM_FIELDS
 from events.writepath import Forbidden, WritePath
+from games.base import match_of
 from service import access, hints, kinds, live, narration, schemas, sse
 from service.bodies import COMMAND_BODY_BYTES, Blueprint, body_limit
 from service.problems import Unauthorized, problem_abort
@@ -311,11 +313,12 @@ def stream(game_id):
     rules = app.registry[app.store.game_of(game_id) or ""]
     reads: live.SharedReads = current_app.extensions["shared_reads"]
     after = sse.last_event_id(request.headers.get("Last-Event-ID") or request.args.get("after"))
+    ended = [False]  # as the last read of the shared tail saw it
 
     def since(after: int):
         tail, stored = reads.after(game_id, after)
         # every ending writes the revealed seed last: from then on, everything is shown
-        over = bool(tail.envelopes) and tail.envelopes[-1].type == "seed_revealed"
+        over = ended[0] = bool(tail.envelopes) and tail.envelopes[-1].type == "seed_revealed"
 
         def text(env: Envelope) -> str:
             return json.dumps(told(env, seat, rules, over), separators=(",", ":"))
@@ -324,4 +327,31 @@ def stream(game_id):
                 for env in stored]  # fmt: skip
 
     return sse.stream(after, since, "game", live.game_channel(game_id),
-                      ended=lambda: reads.done(game_id))  # fmt: skip
+                      ended=lambda: reads.done(game_id),
+                      notices=match_notices(game_id, rules, lambda: ended[0]))  # fmt: skip
+
+
+Notices = Callable[[], list[tuple[str, str]]]
+
+
+def match_notices(game_id: str, rules: Any, over: Callable[[], bool]) -> Notices | None:
+    """For a game of a match: a ``match`` notice on its stream when, the game over, the
+    match goes on (the next game made, the result decided in a later game), so a page
+    left open on game 1 learns the result when game 2 ends (the end hook tells game 1's
+    channel, ``events.matches.tell``). The first is sent as soon as the game is seen over
+    (it may have changed since the page loaded). None for a game of no match."""
+    if match_of(rules) is None or matches.info(bingfa().load(game_id)) is None:
+        return None
+    app, said = bingfa(), [""]
+
+    def notices() -> list[tuple[str, str]]:
+        if not over():
+            return []  # the game's own events say all until it ends (and cost no read)
+        game = app.load(game_id)
+        text = json.dumps(matches.progress(app, game), separators=(",", ":"))
+        if text == said[0]:
+            return []
+        said[0] = text
+        return [("match", text)]
+
+    return notices

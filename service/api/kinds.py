@@ -8,7 +8,7 @@ from marshmallow import Schema, fields
 
 import games
 from events.writepath import NotFound
-from service import kinds
+from service import kinds, narration
 from service.bodies import Blueprint
 
 blp = Blueprint("kinds", __name__, url_prefix="/api/kinds",
@@ -81,6 +81,7 @@ def one_kind(key):
 @blp.response(200, KindText)
 def text(key):
     """One game's words: the names and texts of its components and its sentences, by
-    message id (the pages render them with the values the API gives)."""
+    message id (the pages render them with the values the API gives), with the
+    platform's own (ids starting ``table.``: what the service says of every game)."""
     _known(key)
-    return {"key": key, "messages": dict(games.get(key).text.messages)}
+    return {"key": key, "messages": dict(narration.messages(games.get(key)))}

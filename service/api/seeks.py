@@ -78,6 +78,12 @@ class SeekPost(Schema):
         },
     )
     rated = StrictBoolean(load_default=False)
+    match = StrictBoolean(
+        load_default=False,
+        metadata={"description": "a match of linked games (GET /api/kinds: a kind's "
+                  "``match``); the accepted seek makes its first game; a kind without "
+                  "matches is a 422"},
+    )  # fmt: skip
     colour = fields.String(
         load_default=RANDOM,
         validate=validate.OneOf(COLOURS),
@@ -99,6 +105,7 @@ class SeekOut(Schema):
     options = fields.Dict()
     clock = fields.Nested(SeekClock, allow_none=True)
     rated = fields.Boolean()
+    match = fields.Boolean(metadata={"description": "a match of linked games"})
     colour = fields.String(metadata={"description": "the seat the seeker wants"})
     created_at = fields.String()
     summary = fields.String(metadata={"example": "Standard, events, 1 day per move, rated"})

@@ -163,10 +163,15 @@ function showLogOrder() {
   $("log").dataset.order = logOrder();
 }
 
+// A finished game of a match still listens until the match is decided: its stream says
+// "match" when the match goes on (the next game made, the result decided in a later game).
+const matchOpen = () => !!(game?.match && !game.match.result);
+
 function listen() {
-  if (source || game?.outcome) return;
+  if (source || (game?.outcome && !matchOpen())) return;
   source = new EventSource(`${base}/stream?after=${lastSeq}`);
   source.addEventListener("game", () => setTimeout(refresh, 30));
+  source.addEventListener("match", () => setTimeout(refresh, 30));
 }
 
 // A seat handed to the computer is still this browser's, but no longer its to play.
@@ -269,6 +274,7 @@ function render(focusKey) {
   document.title = `${turn ? "● Your turn — " : ""}${kind.title} ${gameId} — Bingfa`;
   part("outcome", [game.outcome, game.outcome_text, game.match], renderOutcome);
   part("facing", [game.seats, me], renderFacing);
+  part("match-note", [game.match, !!game.outcome], renderMatchNote);
   renderInvite();
   $("players").hidden = !view;
   part("board", [view, game.seats, mine, me], () => front.renderBoard($("board-area"), view, ctx()));
@@ -294,7 +300,7 @@ function render(focusKey) {
     $("rematch-box").hidden = false;
     showRematch($("rematch-box"), gameId, me);
   }
-  if (game.outcome && source) { source.close(); source = null; }
+  if (game.outcome && source && !matchOpen()) { source.close(); source = null; }
   renderPaceBox();
   if (game.outcome && !outcomeSeen) { // the end, where the player is looking
     outcomeSeen = true;
@@ -314,10 +320,18 @@ function matchNote() {
   const match = game.match;
   if (!match) return null;
   const next = match.games[match.game];
-  const parts = [`Game ${match.game} of ${match.of} of a match. `];
+  const parts = [kind.t("table.match.game", { game: match.game, of: match.of }), " "];
   if (match.result_text) parts.push(el("strong", { "data-match-result": "" }, match.result_text));
-  else if (next) parts.push(el("a", { href: `/g/${encodeURIComponent(next)}`, "data-match-next": "" }, `Play game ${match.game + 1}`));
+  else if (next) parts.push(el("a", { href: `/g/${encodeURIComponent(next)}`, "data-match-next": "" }, kind.t("table.match.next", { game: match.game + 1 })));
   return el("p", { "data-match": "" }, ...parts);
+}
+
+// While a game of a match is played, which game of the match it is (the end says more).
+function renderMatchNote() {
+  const match = game.match;
+  const node = $("match-note");
+  node.hidden = !match || !!game.outcome;
+  node.textContent = node.hidden ? "" : kind.t("table.match.game", { game: match.game, of: match.of });
 }
 
 // How the game ended, as the server tells it to this seat, with a link to the replay.

@@ -16,7 +16,7 @@ export function gameFields(prefix) {
     options() {
       const out = {};
       for (const input of fieldsOf(key()).querySelectorAll("[data-option]")) {
-        out[input.dataset.option] = input.dataset.optionKind === "bool" ? input.checked : input.value;
+        out[input.dataset.option] = input.dataset.optionKind === "bool" ? input.checked : choiceValue(input);
       }
       return out;
     },
@@ -33,4 +33,10 @@ export function gameFields(prefix) {
       return Array.from(this.seatChoice().options, (o) => o.value).filter((s) => s !== "random");
     },
   };
+}
+
+// A choice's value as the catalogue has it (a number stays a number), kept as JSON.
+function choiceValue(select) {
+  const json = select.selectedOptions[0]?.dataset.value;
+  return json === undefined ? select.value : JSON.parse(json);
 }

@@ -143,6 +143,7 @@ async function post(event) {
     options: fields.options(),
     clock: clock.chosen(),
     rated: clock.rated(),
+    match: fields.match(), // offered only for a game whose package plays matches
     colour: fields.seat(),
     nonce: nonce(),
   };

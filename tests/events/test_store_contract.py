@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import random
 import threading
+import time
 from collections import Counter
 
 import pytest
@@ -413,6 +414,26 @@ def test_snapshots_and_secrets_round_trip(store):
     assert store.get_secret("g1") == "another"
     assert store.get_snapshot("g2") is None and store.get_secret("g2") is None
     assert store.version("g1") == 21  # snapshots and secrets are not events
+
+
+def test_a_claimed_secret_is_kept_once_and_given_back_only_by_its_claimant(store):
+    create(store, "g1")
+    assert store.claim_secret("g1", "making:a", "next", 60_000)
+    assert not store.claim_secret("g1", "making:b", "next", 60_000)  # one claim wins
+    assert store.get_secret("g1", "next") == "making:a"
+    assert not store.drop_secret("g1", "next", "making:b")  # not theirs to give back
+    assert store.drop_secret("g1", "next", "making:a")
+    assert store.get_secret("g1", "next") is None
+    assert store.claim_secret("g1", "making:b", "next", 60_000)
+    store.put_secret("g1", "the-game", "next")  # kept for good: the claim's lease is over
+    assert not store.drop_secret("g1", "next", "making:b")
+    assert not store.claim_secret("g1", "making:c", "next", 60_000)
+    assert store.get_secret("g1", "next") == "the-game"
+    # a claim whose lease ran out (its claimant died) is free again
+    assert store.claim_secret("g1", "making:d", "later", 1)
+    time.sleep(0.05)
+    assert store.get_secret("g1", "later") is None
+    assert store.claim_secret("g1", "making:e", "later", 60_000)
 
 
 def test_game_ids_and_game_of(store):

@@ -9,7 +9,7 @@ import pytest
 
 import games
 from events.store import InMemoryEventStore
-from service import create_app
+from service import create_app, narration
 
 KEY = next(iter(games.REGISTRY))
 RULES = games.get(KEY)
@@ -37,7 +37,8 @@ def test_every_kind_with_its_catalogue_and_its_words(client):
     assert all(s["label"] and s["colour"].startswith("#") for s in kind["seats"])
     assert [o["name"] for o in kind["options"]] == [o.name for o in RULES.catalogue.options]
     text = client.get(f"/api/kinds/{KEY}/text").json
-    assert text == {"key": KEY, "messages": dict(RULES.text.messages)}
+    # the game's words and the platform's own (``table.``), by message id
+    assert text == {"key": KEY, "messages": {**RULES.text.messages, **narration.TABLE}}
     for path in ("/api/kinds/chess", "/api/kinds/chess/text"):
         missing = client.get(path)
         assert missing.status_code == 404 and "no game called 'chess'" in missing.json["detail"]

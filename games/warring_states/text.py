@@ -12,6 +12,7 @@ from games.warring_states.glossary import GLOSSARY  # the board's tooltips (glos
 
 D = load()
 SIDE = {"lianheng": "Lianheng", "alliance": "the Alliance", None: "nobody"}
+SEATS = ("first", "second")
 
 # The log speaks to its reader: their own side is "You" (``….you`` ids), the other side and
 # every side for a spectator by name. Actions are told in the past ("You played…").
@@ -192,11 +193,17 @@ MESSAGES = {
     "end": "{head} {reason}",
     "end.won": "{winner} wins",
     "end.won.you": "You win",
+    "end.lost.you": "You lose",
     "end.draw": "A draw",
-    "end.reason.rp": "on resource points.",
+    "end.reason.rp": "on resource points: Qin holds {qin_rp} RP of the {target} it needed.",
+    "end.reason.rp.reached": "on resource points: Qin holds {qin_rp} RP, its target was {target}.",
     "end.reason.qin_eliminated": "Qin is eliminated.",
     "end.reason.resignation": "by resignation.",
+    "end.reason.resignation.you": "You resigned.",
+    "end.reason.resignation.other": "{loser} resigned.",
     "end.reason.time": "on time.",
+    "end.reason.time.you": "You ran out of time.",
+    "end.reason.time.other": "{loser} ran out of time.",
     "end.reason.agreement": "by agreement.",
     # the two-games match (match.py): what the new-game form says of it, and its result
     "match.label": "Victory: two games (each player Lianheng once; more Qin RP wins)",
@@ -555,17 +562,41 @@ class Text:
 
     @staticmethod
     def end(outcome: Mapping[str, Any], seat: str | None):
+        """How the game ended, from ``seat``'s side ("You win", "You resigned.") or, for a
+        spectator, naming the sides (their seats before the sides are known)."""
         winner = outcome.get("winner")
-        head = (
-            ("end.draw", {})
-            if winner is None
-            else ("end.won.you", {})
-            if winner == seat
-            else ("end.won", {"winner": (f"seat.{winner}", {})})
-        )
+        sides = outcome.get("sides") or {}
+        loser = next((s for s in SEATS if s != winner), None) if winner else None
+
+        def who(s: str) -> Message:
+            return msg(f"side.{sides[s]}") if s in sides else msg(f"seat.{s}")
+
+        if winner is None:
+            head = msg("end.draw")
+        elif winner == seat:
+            head = msg("end.won.you")
+        elif seat in SEATS:
+            head = msg("end.lost.you")
+        else:
+            head = msg("end.won", winner=who(winner))
         reason = outcome.get("reason")
-        key = f"end.reason.{reason}" if f"end.reason.{reason}" in MESSAGES else "end.reason.rp"
-        return "end", {"head": head, "reason": (key, {})}
+        if reason in ("resignation", "time") and loser:
+            mine = seat == loser
+            reason_msg = msg(
+                f"end.reason.{reason}.{'you' if mine else 'other'}",
+                **({} if mine else {"loser": who(loser)}),
+            )
+        elif reason == "rp" and "qin_rp" in outcome:
+            reached = outcome["qin_rp"] >= outcome.get("target", 0)
+            reason_msg = msg(
+                "end.reason.rp.reached" if reached else "end.reason.rp",
+                qin_rp=outcome["qin_rp"],
+                target=outcome.get("target"),
+            )
+        else:
+            key = f"end.reason.{reason}"
+            reason_msg = msg(key if key in MESSAGES else "end.reason.agreement")
+        return "end", {"head": head, "reason": reason_msg}
 
 
 TEXT = Text()

@@ -154,3 +154,52 @@ def test_a_tied_bid_says_what_the_die_decided():
     event = {"type": "die_rolled", "why": "bid_tie", "value": 4}
     text = said(event, "first")
     assert "rolled 4" in text and "who plays Lianheng" in text and "Verification" in text
+
+
+END_SIDES = {"first": "lianheng", "second": "alliance"}
+ENDINGS = [
+    # (outcome, first's head and reason, second's, a spectator's)
+    (
+        {"winner": "second", "side": "alliance", "reason": "rp", "qin_rp": 6, "target": 7},
+        ("You lose", "on resource points: Qin holds 6 RP of the 7 it needed."),
+        ("You win", "on resource points: Qin holds 6 RP of the 7 it needed."),
+        ("The Alliance wins", "on resource points: Qin holds 6 RP of the 7 it needed."),
+    ),
+    (
+        {"winner": "first", "side": "lianheng", "reason": "rp", "qin_rp": 7, "target": 7},
+        ("You win", "on resource points: Qin holds 7 RP, its target was 7."),
+        ("You lose", "on resource points: Qin holds 7 RP, its target was 7."),
+        ("Lianheng wins", "on resource points: Qin holds 7 RP, its target was 7."),
+    ),
+    (
+        {"winner": "second", "reason": "resignation"},
+        ("You lose", "You resigned."),
+        ("You win", "Lianheng resigned."),
+        ("The Alliance wins", "Lianheng resigned."),
+    ),
+    (
+        {"winner": "first", "reason": "time"},
+        ("You win", "The Alliance ran out of time."),
+        ("You lose", "You ran out of time."),
+        ("Lianheng wins", "The Alliance ran out of time."),
+    ),
+    (
+        {"winner": None, "reason": "agreement"},
+        ("A draw", "by agreement."),
+        ("A draw", "by agreement."),
+        ("A draw", "by agreement."),
+    ),
+]
+
+
+@pytest.mark.parametrize(("outcome", "first", "second", "spectator"), ENDINGS)
+def test_the_end_is_told_from_each_readers_side(outcome, first, second, spectator):
+    outcome = {**outcome, "sides": END_SIDES}
+    for reader, expected in (("first", first), ("second", second), (None, spectator)):
+        said_ = narration.outcome_text(RULES, outcome, reader)
+        assert (said_["head"], said_["reason"]) == expected, reader
+
+
+def test_before_the_sides_are_known_the_end_names_the_seats():
+    said_ = narration.outcome_text(RULES, {"winner": "first", "reason": "resignation"}, None)
+    assert (said_["head"], said_["reason"]) == ("First player wins", "Second player resigned.")

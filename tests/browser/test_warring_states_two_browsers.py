@@ -123,7 +123,28 @@ def received(watched) -> list[dict]:
     return [json.loads(body) for body in [*watched.answers, *streamed]]
 
 
-def assert_own_hand_only(server, made, watched, seat, other_seat, shot=None, name="", also=()):
+CARD_KINDS = {k[5:] for k in MESSAGES if k.startswith("card.") and k.count(".") == 1}
+
+
+def kinds_told(server, made, seat=None) -> set[str]:
+    """The card kinds the view and events of ``seat`` (None: a spectator) name."""
+    client = server.app.test_client()
+    url = f"/api/games/{made['game_id']}"
+    headers = auth(made, seat) if seat else {}
+    raw = "".join(
+        client.get(u, headers=headers).get_data(as_text=True) for u in (url, url + "/events")
+    )
+    return {k for k in CARD_KINDS if k in raw}
+
+
+def public_kinds(server, made) -> set[str]:
+    """The card kinds a spectator is told of: public, whoever sees them."""
+    return kinds_told(server, made)
+
+
+def assert_own_hand_only(
+    server, made, watched, seat, other_seat, shot=None, name="", also=(), require=True
+):
     """``seat``'s page shows its hand with the cards' names, and nothing of the hand of
     ``other_seat`` (nor of the cards ``also`` it played face down): not by name in its
     text, not by id in its markup or in anything it received (views, events, live events)."""
@@ -136,21 +157,24 @@ def assert_own_hand_only(server, made, watched, seat, other_seat, shot=None, nam
     text = page.locator("#hand").inner_text()
     for card in hand:
         assert card_name(card) in text, (card, text)
-    assert their_hand, f"{other_seat} holds no cards: nothing to check"
-    # what the page may name for other reasons: its own cards (and the names their texts
-    # use), its own Break cards (standing instructions), cards played face up
-    public = [c["card"] for c in (mine["discards"][other] or []) if c["card"]]
-    public += mine["removed"][other] + mine["removed"][side]
-    public += [c["card"] for c in mine["discards"][side] if c["card"]]
-    allowed = {card_name(c) for c in [*hand, *BREAKS[side], *public]}
+    assert their_hand or not require, f"{other_seat} holds no cards: nothing to check"
+    # what the page may name for other reasons (the two decks share some names): its own
+    # cards (and the names their texts use), any card of its own side it was told of (its
+    # own face-down plays in the log), its own Break cards (standing instructions), and
+    # whatever a spectator is told (cards played face up, the Break cards a window offers
+    # whatever the hand holds)
+    public = public_kinds(server, made)
+    hidden_ids = {kind_of(c) for c in [*their_hand, *also]} - public
+    own = {k for k in kinds_told(server, made, seat) if k.startswith(side[0].upper() + "_")}
+    allowed = {card_name(c) for c in [*hand, *own, *BREAKS[side], *public]}
     words = " ".join(card_text(c) for c in hand)
-    secret = {card_name(c) for c in [*their_hand, *also]} - allowed
+    secret = {card_name(c) for c in hidden_ids} - allowed
     secret = {n for n in secret if n not in words}
     body = page.locator("body").inner_text()
     shown = sorted(n for n in secret if n in body)
-    assert not shown, f"{seat}'s page names {other_seat}'s cards {shown}"
+    where = [body[max(0, body.index(n) - 200) : body.index(n) + 60] for n in shown]
+    assert not shown, f"{seat}'s page names {other_seat}'s cards {shown}: {where} {public}"
     html = page.content()
-    hidden_ids = {kind_of(c) for c in [*their_hand, *also]} - {kind_of(c) for c in public}
     in_markup = sorted(k for k in hidden_ids if k in html)
     assert not in_markup, f"{seat}'s page holds {other_seat}'s cards {in_markup}"
     assert_nothing_hidden_received(watched, seat, other, hidden_ids)
@@ -306,3 +330,133 @@ def test_the_competitive_bid_on_two_pages(server, watch, shot):
         until(lambda p=page, v=view: shown_hand(p) == sorted(v["hands"][v["me"]]), SLOW, "hand")
     shot(first.page, "bids-revealed-phone")
     shot(second.page, "bids-revealed-desktop")
+
+
+# ---- 3. a response owed by the passive player --------------------------------------------
+def join(server, made, seat) -> None:
+    client = server.app.test_client()
+    url = f"/api/games/{made['game_id']}/join"
+    answer = client.post(url, json={"nonce": f"nonce-{seat}"}, headers=auth(made, seat))
+    assert answer.status_code == 200, answer.json
+
+
+def drive_to_a_response(server, made, rng, moves: int = 300) -> str | None:
+    """Play as each seat through the API, attacking where it can (military operations and
+    their attacks first), until the passive player owes a response: that seat (None if
+    the game ended first). Every attack on a force of the passive side opens a window
+    (whatever its hand holds, so that being asked tells nothing), so a few moves do."""
+    for _ in range(moves):
+        st = state_of(server, made)
+        owed = RULES.pending(st)
+        if not owed:
+            return None
+        for seat, due in owed.items():
+            if due == "respond":
+                return seat
+        seat = sorted(owed)[0]
+        legal = RULES.legal(st, seat)
+        if owed[seat] == "action":
+            military = [c for c in legal if c.get("action") == "military"]
+            cmd = rng.choice(military if military and rng.random() < 0.8 else legal)
+        elif owed[seat] == "operate":
+            cmd = rng.choice([c for c in legal if c["path"]] or legal)
+        else:
+            cmd = rng.choice(legal) if legal else RULES.random_command(st, seat, rng)
+        submit(server, made, seat, cmd)
+    return None
+
+
+def holds_an_answer(server, made, seat) -> bool:
+    view = as_seat(server, made, seat)["view"]
+    held = {kind_of(c) for c in view["hands"][view["me"]]}
+    return any(o["card"] in held for o in view["decision"]["options"])
+
+
+def banner(page) -> str:
+    return page.locator("#banner").inner_text()
+
+
+def test_the_passive_player_answers_on_its_page_and_the_other_page_moves_on(server, watch, shot):
+    rng = random.Random(11)
+    for _ in range(3):  # the deal is the server's secret: another game if one ends first
+        made = create(server)
+        join(server, made, "first")
+        join(server, made, "second")
+        passive = drive_to_a_response(server, made, rng)
+        for _ in range(12):  # better a window where a Break card in the hand may answer
+            if not passive or holds_an_answer(server, made, passive):
+                break
+            submit(server, made, passive, {"type": "choose", "option": 0})
+            passive = drive_to_a_response(server, made, rng)
+        if passive:
+            break
+    assert passive, "no response was asked in three games"
+    active = "second" if passive == "first" else "first"
+    asked = as_seat(server, made, passive)["view"]
+    options = asked["decision"]["options"]
+    hand = asked["hands"][asked["me"]]
+    assert options[0] == {"card": None} and len(options) >= 2, options
+
+    theirs = open_seat(server, watch, made, passive, PHONE)
+    mine = open_seat(server, watch, made, active, DESKTOP)
+    until(lambda: kind(theirs.page) == "respond", SLOW, "the passive page to ask for a response")
+    wait_current(server, made, theirs.page, mine.page)
+    # the passive page: the prompt and every public option, those not in the hand disabled
+    decision = theirs.page.locator("#decision")
+    assert MESSAGES["prompt.respond"] in decision.locator("#decision-title").inner_text()
+    buttons = decision.locator("[data-option]")
+    assert buttons.count() == len(options)
+    assert buttons.nth(0).inner_text() == "Let it pass (no response)"
+    held = {kind_of(c) for c in hand}
+    playable = []
+    for i, option in enumerate(options[1:], start=1):
+        words = buttons.nth(i).inner_text()
+        assert words.startswith(f"Play {MESSAGES['card.' + option['card']]}"), words
+        assert buttons.nth(i).is_enabled() == (option["card"] in held), (option, hand)
+        assert ("not in your hand" in words) == (option["card"] not in held), words
+        if option["card"] in held:
+            playable.append(i)
+    texts = buttons.all_inner_texts()
+    assert len(set(texts)) == len(texts), texts  # e.g. Lord Xinling's routes, said apart
+    # the active page: waiting for the response, asked nothing, told nothing of that hand
+    assert kind(mine.page) == ""
+    assert "Break card" in banner(mine.page), banner(mine.page)
+    assert "not in your hand" not in mine.page.locator("body").inner_text()
+    assert_own_hand_only(server, made, mine, active, passive, require=False)
+    assert_own_hand_only(server, made, theirs, passive, active, require=False)
+    shot(theirs.page, "asked-phone")
+    shot(mine.page, "waiting-desktop")
+
+    # answered on the page: a Break card held, if any (the window then stays open for
+    # more), then let it pass
+    played = None
+    while kind(theirs.page) == "respond":
+        before, version = sent(theirs.page), store_version(server, made)
+        choice = playable[0] if playable and played is None else 0
+        if choice:
+            played = options[choice]["card"]
+        theirs.page.locator(f'#decision [data-option="{choice}"]').click()
+        until(lambda b=before: sent(theirs.page) > b, SLOW, "the response sent")
+        assert not error(theirs.page), error(theirs.page)
+        assert store_version(server, made) > version
+        wait_current(server, made, theirs.page)
+        if played and choice:
+            shot(theirs.page, "responded-phone")
+    st = state_of(server, made)
+    assert RULES.pending(st).get(passive) != "respond"
+    shot(theirs.page, "answered-phone")
+
+    # the active page moves on: the window closed (and the card played) in its log, no
+    # longer waiting for a response, its own decision asked if it owes one now
+    wait_current(server, made, mine.page)
+    log = mine.page.locator("#log")
+    until(lambda: log.locator('li[data-type="window_closed"]').count(), SLOW, "window closed")
+    if played:
+        told = log.locator('li[data-type="response_resolved"]').inner_text()
+        assert MESSAGES[f"card.{played}"] in told, told
+    assert MESSAGES["prompt.respond"] not in banner(mine.page), banner(mine.page)
+    due = RULES.pending(st).get(active)
+    if due:
+        until(lambda: kind(mine.page) == due, SLOW, f"the active page to ask for {due}")
+    assert_own_hand_only(server, made, mine, active, passive, require=False)
+    shot(mine.page, "moved-on-desktop")

@@ -126,20 +126,23 @@ def received(watched) -> list[dict]:
 CARD_KINDS = {k[5:] for k in MESSAGES if k.startswith("card.") and k.count(".") == 1}
 
 
-def kinds_told(server, made, seat=None) -> set[str]:
-    """The card kinds the view and events of ``seat`` (None: a spectator) name."""
+def kinds_told(server, made, seat=None, parts=None) -> set[str]:
+    """The card kinds the events and view of ``seat`` (None: a spectator) name (of the
+    view, only its ``parts`` when given)."""
     client = server.app.test_client()
     url = f"/api/games/{made['game_id']}"
     headers = auth(made, seat) if seat else {}
-    raw = "".join(
-        client.get(u, headers=headers).get_data(as_text=True) for u in (url, url + "/events")
-    )
+    view = client.get(url, headers=headers).json["view"]
+    told = [client.get(url + "/events", headers=headers).json["events"]]
+    told += [view] if parts is None else [view[p] for p in parts]
+    raw = json.dumps(told)
     return {k for k in CARD_KINDS if k in raw}
 
 
 def public_kinds(server, made) -> set[str]:
-    """The card kinds a spectator is told of: public, whoever sees them."""
-    return kinds_told(server, made)
+    """The card kinds a spectator is told of (the log, cards played face up, discarded,
+    removed, the options of a decision): public, whoever sees them."""
+    return kinds_told(server, made, parts=("discards", "removed", "op"))
 
 
 def assert_own_hand_only(

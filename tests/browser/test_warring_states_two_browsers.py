@@ -300,6 +300,8 @@ def test_the_competitive_bid_on_two_pages(server, watch, shot):
     assert bid_shown(first.page, "first") == "Bid: 14"
     until(lambda: bid_shown(second.page, "first") == "Bid: sealed", SLOW, "the sealed bid")
     assert kind(second.page) == "bid" and kind(first.page) == ""
+    assert banner(first.page) == "Waiting for Second player to bid for Lianheng."
+    assert banner(second.page) == "Your turn: bid for Lianheng."
     assert "14" not in second.page.locator("#players").inner_text()
     assert "made a sealed bid" in second.page.locator("#log").inner_text()
     for data in received(second):
@@ -423,7 +425,10 @@ def test_the_passive_player_answers_on_its_page_and_the_other_page_moves_on(serv
     assert len(set(texts)) == len(texts), texts  # e.g. Lord Xinling's routes, said apart
     # the active page: waiting for the response, asked nothing, told nothing of that hand
     assert kind(mine.page) == ""
-    assert "Break card" in banner(mine.page), banner(mine.page)
+    label = {"first": "First player", "second": "Second player"}[passive]
+    waiting = f"Waiting for {label} to {MESSAGES['turn.respond']}."
+    assert banner(mine.page) == waiting, banner(mine.page)
+    assert banner(theirs.page) == f"Your turn: {MESSAGES['turn.respond']}.", banner(theirs.page)
     assert "not in your hand" not in mine.page.locator("body").inner_text()
     assert_own_hand_only(server, made, mine, active, passive, require=False)
     assert_own_hand_only(server, made, theirs, passive, active, require=False)
@@ -457,7 +462,7 @@ def test_the_passive_player_answers_on_its_page_and_the_other_page_moves_on(serv
     if played:
         told = log.locator('li[data-type="response_resolved"]').inner_text()
         assert MESSAGES[f"card.{played}"] in told, told
-    assert MESSAGES["prompt.respond"] not in banner(mine.page), banner(mine.page)
+    assert banner(mine.page) != waiting and ".." not in banner(mine.page), banner(mine.page)
     due = RULES.pending(st).get(active)
     if due:
         until(lambda: kind(mine.page) == due, SLOW, f"the active page to ask for {due}")

@@ -327,8 +327,15 @@ def test_the_competitive_bid_on_two_pages(server, watch, shot):
         assert names[1].startswith("Second player: the Alliance"), names
         assert "of 14" in page.locator("#status").inner_text()
         log = page.locator('#log li[data-type="bids_revealed"]').inner_text()
-        assert "First player 14" in log and "Second player 9" in log, log
-        assert "First player plays Lianheng" in log, log
+        # told to everyone alike, or from the reader's side ("you 14"; "you play …")
+        me, them = ("first", "second") if seat == "first" else ("second", "first")
+        said = {me: ("you", f"{me.capitalize()} player"), them: (f"{them.capitalize()} player",)}
+        assert any(f"{w} 14" in log for w in said["first"]), log
+        assert any(f"{w} 9" in log for w in said["second"]), log
+        lianheng = (
+            ("you play", "First player plays") if seat == "first" else ("First player plays",)
+        )
+        assert any(f"{w} Lianheng" in log for w in lianheng), log
     wait_current(server, made, *pages.values())
     for seat, page in pages.items():
         view = as_seat(server, made, seat)["view"]

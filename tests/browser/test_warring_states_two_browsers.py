@@ -297,7 +297,7 @@ def test_the_competitive_bid_on_two_pages(server, watch, shot):
     # the first bid is sealed: its bidder sees it, the other page sees only that it is in
     bid_on_page(first.page, 14)
     wait_current(server, made, *pages.values())
-    assert bid_shown(first.page, "first") == "Bid: 14"
+    assert bid_shown(first.page, "first") == "Bid: 14" and bid_shown(first.page, "second") == ""
     until(lambda: bid_shown(second.page, "first") == "Bid: sealed", SLOW, "the sealed bid")
     assert kind(second.page) == "bid" and kind(first.page) == ""
     assert banner(first.page) == "Waiting for Second player to bid for Lianheng."

@@ -180,6 +180,13 @@ MESSAGES = {
     "command.choose": "choose option {option}",
     "command.standing": "set standing instructions: {mode}",
     "command.resign": "resign",
+    # the decision owed, inside the page's banner ("Your turn: …." / "Waiting for … to ….")
+    "turn.bid": "bid for Lianheng",
+    "turn.action": "play a card face up or face down, or pass",
+    "turn.operate": "carry out a military operation",
+    "turn.choose": "choose one of the options",
+    "turn.respond": "play a Break card or let the moment pass",
+    "turn.pick": "pick a card",
     "prompt.bid": "Bid the RP Qin will reach if you play Lianheng.",
     "prompt.action": "Play a card face up or face down, or pass.",
     "prompt.operate": "Choose the counters and their path (or a direct attack).",
@@ -558,7 +565,8 @@ class Text:
 
     @staticmethod
     def prompt(kind: str, seat: str | None):
-        return (f"prompt.{kind}" if f"prompt.{kind}" in MESSAGES else "prompt.choose"), {}
+        # a phrase, not the decision panel's sentence: the banner adds its own full stop
+        return (f"turn.{kind}" if f"turn.{kind}" in MESSAGES else "turn.choose"), {}
 
     @staticmethod
     def end(outcome: Mapping[str, Any], seat: str | None):

@@ -78,7 +78,12 @@ function standingControl(view, ctx) {
 // ---- an option in words ----------------------------------------------------------------
 function optionWords(o, decision) {
   if (!o || typeof o !== "object") return String(o);
-  if (decision.command === "respond") return o.card ? `Play ${cardName(o.card)}: ${cardText(o.card)}` : "Let it pass (no response)";
+  if (decision.command === "respond") {
+    if (!o.card) return "Let it pass (no response)";
+    // Lord Xinling: one option per route Wei Wuji may take to the battle, said apart
+    const route = o.from ? ` (Wei Wuji enters in ${areaName(o.from)}${o.path?.length ? `, moves ${o.path.map(areaName).join(" – ")}` : ""})` : "";
+    return `Play ${cardName(o.card)}${route}: ${cardText(o.card)}`;
+  }
   const parts = [];
   const gens = (g) => (g?.length ? ` with ${g.map(generalName).join(", ")}` : "");
   if (o.do) parts.push(o.do === "stop" ? "Stop here" : o.do === "onward" ? `Go on to ${(o.path || []).map(areaName).join(" – ")}` : String(o.do));
@@ -121,7 +126,7 @@ export function renderDecision(node, ctx) {
         // A response: the public options name cards; those not in the hand cannot be played.
         const held = decision.command !== "respond" || !o?.card || (view.hands?.[view.me] || []).some((c) => kindOf(c) === o.card);
         return button({ "data-option": String(i), disabled: held ? null : "disabled", onclick: () => ctx.send({ type: "choose", option: i }) },
-          optionWords(o, decision), held ? "" : " (not in your hand)");
+          `${optionWords(o, decision)}${held ? "" : " (not in your hand)"}`);
       }));
   }
   clear(node, title, body, advanced(ctx, decision));

@@ -98,6 +98,9 @@ MESSAGES = {
     "event.phase_ended.you": "Your action phase begins.",
     "event.operation_started": "{side} directs an operation.",
     "event.operation_started.you": "You direct an operation.",
+    # the card's next step asks its side a question (not a new operation)
+    "event.operation_started.owed": "{side} decides the card's next step.",
+    "event.operation_started.owed.you": "You decide the card's next step.",
     "event.initiative_set": "The initiative token now stands on {whose} space.",
     "event.initiative_set.flipped": (
         "The initiative token now stands on {whose} space, flipped: nobody may move it again "
@@ -391,6 +394,8 @@ def _event(ev: Mapping[str, Any], seat: str | None):
     if t in ("card_discarded", "hand_discarded"):
         own = mine is not None and side == mine
         return _by_side(ev, f"event.{t}", side, mine, card=_seen_card(g("card")) if own else "")
+    if t == "operation_started" and (g("op") or {}).get("owed"):
+        return _by_side(ev, "event.operation_started.owed", side, mine)
     if t in ("passed", "operation_started", "window_opened"):
         return _by_side(ev, f"event.{t}", side, mine)
     if t == "phase_ended":

@@ -302,6 +302,8 @@ def test_the_competitive_bid_on_two_pages(server, watch, shot):
     assert kind(second.page) == "bid" and kind(first.page) == ""
     assert banner(first.page) == "Waiting for Second player to bid for Lianheng."
     assert banner(second.page) == "Your turn: bid for Lianheng."
+    # the target is what the bids decide: none is claimed before they are in
+    assert "the bids set its target" in second.page.locator("#status").inner_text()
     assert "14" not in second.page.locator("#players").inner_text()
     assert "made a sealed bid" in second.page.locator("#log").inner_text()
     for data in received(second):

@@ -132,7 +132,7 @@ export function renderBoard(node, view, ctx, marks = {}) {
     tipped(el("span", { class: "initiative", "data-side": view.initiative?.side || "" },
       `Initiative: ${sideName(view.initiative?.side)}${view.initiative?.flipped ? " (flipped)" : ""}`),
     tip(["tip.initiative"], view.initiative?.flipped ? ["tip.initiative.flipped"] : null)),
-    tipped(el("span", { class: "qin-rp" }, `Qin holds ${view.qin_rp} RP of ${view.target}`),
+    tipped(el("span", { class: "qin-rp" }, view.phase === "bid" ? `Qin holds ${view.qin_rp} RP; the bids set its target` : `Qin holds ${view.qin_rp} RP of ${view.target}`),
       tip([view.victory === "bid" ? "tip.qin_rp.bid" : "tip.qin_rp.basic", { target: view.target }])),
     tipped(el("span", { class: "rp" }, `RP: Lianheng ${view.rp?.lianheng ?? "?"}, the Alliance ${view.rp?.alliance ?? "?"}`),
       tip(["tip.rp"])));

@@ -207,6 +207,7 @@ MESSAGES = {
     "end.draw": "A draw",
     "end.reason.rp": "on resource points: Qin holds {qin_rp} RP of the {target} it needed.",
     "end.reason.rp.reached": "on resource points: Qin holds {qin_rp} RP, its target was {target}.",
+    "end.reason.rp.plain": "on resource points.",  # where the figures are not at hand
     "end.reason.qin_eliminated": "Qin is eliminated.",
     "end.reason.resignation": "by resignation.",
     "end.reason.resignation.you": "You resigned.",
@@ -607,7 +608,7 @@ class Text:
                 target=outcome.get("target"),
             )
         else:
-            key = f"end.reason.{reason}"
+            key = "end.reason.rp.plain" if reason == "rp" else f"end.reason.{reason}"
             reason_msg = msg(key if key in MESSAGES else "end.reason.agreement")
         return "end", {"head": head, "reason": reason_msg}
 

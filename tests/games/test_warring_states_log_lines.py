@@ -203,3 +203,8 @@ def test_the_end_is_told_from_each_readers_side(outcome, first, second, spectato
 def test_before_the_sides_are_known_the_end_names_the_seats():
     said_ = narration.outcome_text(RULES, {"winner": "first", "reason": "resignation"}, None)
     assert (said_["head"], said_["reason"]) == ("First player wins", "Second player resigned.")
+
+
+def test_an_end_without_the_figures_still_says_why():
+    said_ = narration.outcome_text(RULES, {"winner": "first", "reason": "rp"}, "second")
+    assert (said_["head"], said_["reason"]) == ("You lose", "on resource points.")

@@ -15,7 +15,7 @@ from typing import Any
 from flask import Flask
 from flask_smorest import Api
 
-from service import hints, problems, security
+from service import hints, i18n, problems, security
 from service.bodies import DEFAULT_BODY_BYTES
 from service.ids import IdConverter, SeekIdConverter, id_schema
 from service.pages import register_pages
@@ -50,6 +50,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     security.register(app)
     register_live(app)
     hints.register(app)
+    i18n.register(app)
     register_pages(app)
     return app
 

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from events.schemas import SYSTEM_FIELDS
+from games import i18n
 from games.messages import Join, Message, msg, render
 
 TABLE: dict[str, str] = {
@@ -55,14 +56,25 @@ TABLE: dict[str, str] = {
 }
 
 
-_tables: dict[int, tuple[Any, dict[str, str]]] = {}
+_tables: dict[tuple[int, str], tuple[Any, dict[str, str]]] = {}
 
 
-def messages(rules: Any) -> dict[str, str]:
-    """The table the sentences about ``rules``' games are rendered with (made once)."""
-    found = _tables.get(id(rules))
+def messages(rules: Any, locale: str | None = None) -> dict[str, str]:
+    """The table the sentences about ``rules``' games are rendered with, in ``locale``
+    (default: the request's, see ``service.i18n``): the game's messages translated by its
+    package's catalog, this module's by the platform's (made once per locale)."""
+    if locale is None:
+        from service.i18n import locale as current
+
+        locale = current()
+    key = (id(rules), locale)
+    found = _tables.get(key)
     if found is None or found[0] is not rules:
-        found = _tables[id(rules)] = (rules, {**rules.text.messages, **TABLE})
+        from service.catalogs import PLATFORM, folder_of
+
+        table = {**i18n.table(rules.text.messages, folder_of(rules), locale),
+                 **i18n.table(TABLE, PLATFORM, locale)}  # fmt: skip
+        found = _tables[key] = (rules, table)
     return found[1]
 
 

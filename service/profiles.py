@@ -20,6 +20,7 @@ Redis Cluster safe):
     pf:{profiles}:folded    hash  player -> their name's folded form (to free it)
     pf:{profiles}:codes     hash  sha256 of a recovery code -> player
     pf:{profiles}:code      hash  player -> the sha256 of their recovery code
+    pf:{profiles}:language  hash  player -> the language they chose (games.i18n.LOCALES)
 """
 
 from __future__ import annotations
@@ -143,6 +144,12 @@ class ProfileStore(Protocol):
         """The player whose recovery code this is; raises WrongCode, MalformedCode."""
         ...
 
+    def language(self, player: str) -> str | None:
+        """The language ``player`` chose (one of ``games.i18n.LOCALES``), if any."""
+        ...
+
+    def set_language(self, player: str, code: str) -> None: ...
+
 
 class MemoryProfiles:
     """Profiles in this process (the in-memory store's companion, for tests)."""
@@ -153,6 +160,7 @@ class MemoryProfiles:
         self._names: dict[str, str] = {}  # player -> name
         self._codes: dict[str, str] = {}  # code hash -> player
         self._code_of: dict[str, str] = {}  # player -> code hash
+        self._languages: dict[str, str] = {}  # player -> language
 
     def name_of(self, player: str) -> str | None:
         return self._names.get(player)
@@ -194,6 +202,12 @@ class MemoryProfiles:
             raise WrongCode(WRONG_CODE)
         return player
 
+    def language(self, player: str) -> str | None:
+        return self._languages.get(player)
+
+    def set_language(self, player: str, code: str) -> None:
+        self._languages[player] = code
+
 
 WRONG_CODE = ("that recovery code does not open any identity here; check it against the "
               "one you saved (making a new code turns the old one off)")  # fmt: skip
@@ -230,6 +244,7 @@ class RedisProfiles:
                                                  self.TAG + "code")  # fmt: skip
         self._set_name = redis.register_script(_SET_NAME)
         self._new_code = redis.register_script(_NEW_CODE)
+        self.languages = self.TAG + "language"
 
     def name_of(self, player: str) -> str | None:
         raw = self.redis.hget(self.names, player)
@@ -263,3 +278,10 @@ class RedisProfiles:
         if raw is None:
             raise WrongCode(WRONG_CODE)
         return raw.decode()
+
+    def language(self, player: str) -> str | None:
+        raw = self.redis.hget(self.languages, player)
+        return raw.decode() if raw is not None else None
+
+    def set_language(self, player: str, code: str) -> None:
+        self.redis.hset(self.languages, player, code)

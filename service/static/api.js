@@ -1,5 +1,6 @@
 // Shared helpers: calling the JSON API, seat tokens, building DOM safely, names.
 // Nothing here writes HTML from data: every text goes in through text nodes.
+import { LANG } from "./i18n.js";
 
 export class ApiError extends Error {
   constructor(message, status, problem) {
@@ -17,7 +18,8 @@ export function problemText(problem, status) {
 }
 
 export async function api(path, { method = "GET", body, token, headers = {} } = {}) {
-  const sent = { method, headers: { Accept: "application/json", ...headers } };
+  // the answer (its sentences, an error's detail) in the page's language
+  const sent = { method, headers: { Accept: "application/json", "X-Bingfa-Language": LANG, ...headers } };
   if (token) sent.headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) {
     sent.headers["Content-Type"] = "application/json";

@@ -3,18 +3,11 @@
 // front end: the ES modules of its web folder, served at /games/<key>/web/ and loaded here
 // by key (their interface: games/<package>/web/README.md). Nothing here knows a game.
 import { api } from "./api.js";
+import { format } from "./i18n.js";
 
 const loaded = new Map(); // key -> promise of the kind
 
-// "{who} drew {cards}." with {who: "You", cards: "3, 5"}: a message's template filled in, as
-// games/messages.py renders it on the server ({{ and }} are braces).
-export function format(template, values = {}) {
-  return String(template).replace(/\{\{|\}\}|\{(\w+)\}/g, (match, name) => {
-    if (match === "{{") return "{";
-    if (match === "}}") return "}";
-    return name in values ? String(values[name]) : match;
-  });
-}
+export { format } from "./i18n.js"; // one way to fill in a template, for the pages and the games
 
 // The kind called `key`: {key, title, summary, seats, options, messages, t(id, values),
 // label(seat), seatIds, others(seat)}. Asked once per page.

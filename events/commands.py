@@ -31,6 +31,7 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate
 from events.schemas import JSON_INT_MAX as INT_MAX
 from events.schemas import StrictBoolean, StrictInteger, StrictList, flatten
 from games.base import RulesError
+from games.i18n import said
 
 # The limits of every value in a command (docs: README "Commands"; the OpenAPI says them).
 # INT_MAX: whole numbers any JSON reader (JavaScript's too) holds exactly.
@@ -189,14 +190,21 @@ class Commands:
             return command  # (a game that declares no commands: a tool's or a test's toy)
         if not isinstance(command, dict) or not isinstance(command.get("type"), str):
             example = '{"type": "resign"}'
-            raise CommandRefused(f'a command is an object with a "type", for example {example}',
+            raise CommandRefused(said("a command is an object with a \"type\", for example "
+                                      "{example}", example=example),
                                  {"type": "Missing or not a text."})  # fmt: skip
         type_ = command["type"]
         schema = self._schemas.get((game, type_))
         if schema is None:
             known = ", ".join(self._types.get(game, ()))
-            raise CommandRefused(f"there is no command {type_[:TEXT_MAX]!r}; the commands are: "
-                                 f"{known}", {"type": "Unknown command."})  # fmt: skip
+            raise CommandRefused(
+                said(
+                    "there is no command {type_!r}; the commands are: {known}",
+                    type_=type_[:TEXT_MAX],
+                    known=known,
+                ),
+                {"type": "Unknown command."},
+            )
         try:
             schema.load(command)
         except ValidationError as error:

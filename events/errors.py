@@ -16,3 +16,14 @@ class Forbidden(PermissionError):
 class Invalid(ValueError):
     """A request the service refuses that is not a move: no rule of the game says no, the
     request itself is wrong (a seat the game has not, a level there is not, a step …)."""
+
+
+def told(error: BaseException) -> str:
+    """What ``error`` says, keeping the sentence a ``games.i18n.Said`` when it is one (so a
+    problem document can say it again in the reader's language); ``str(error)`` else."""
+    from games.i18n import Said
+
+    for said in (error.args[0] if error.args else None, error.__str__()):
+        if isinstance(said, Said):
+            return said
+    return str(error)

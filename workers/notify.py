@@ -31,6 +31,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from events.notifications import DIGEST, OUTBOX, NotificationStore, payload
+from games.i18n import said
 
 TIMEOUT_S = 5.0
 MAX_ATTEMPTS = 8
@@ -59,31 +60,41 @@ def check_url(url: Any, allow_local: bool = False, resolve: bool = False) -> str
     nobody can make the server call its own network. ``resolve`` also looks the name up
     (at delivery: a name may point inside)."""
     if not isinstance(url, str) or not url.strip():
-        raise BadWebhook("the webhook is a URL such as https://example.com/bingfa")
+        raise BadWebhook(said("the webhook is a URL such as https://example.com/bingfa"))
     url = url.strip()
     if len(url) > MAX_URL:
-        raise BadWebhook(f"the webhook URL is longer than {MAX_URL} characters")
+        raise BadWebhook(
+            said("the webhook URL is longer than {MAX_URL} characters", MAX_URL=MAX_URL)
+        )
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https"):
-        raise BadWebhook("the webhook URL must start with http:// or https://")
+        raise BadWebhook(said("the webhook URL must start with http:// or https://"))
     if not parts.hostname:
-        raise BadWebhook("the webhook URL has no host name")
+        raise BadWebhook(said("the webhook URL has no host name"))
     if parts.username or parts.password:
-        raise BadWebhook("the webhook URL may not carry a user name or password")
+        raise BadWebhook(said("the webhook URL may not carry a user name or password"))
     try:
         parts.port  # noqa: B018 - raises on a port that is not a number
     except ValueError:
-        raise BadWebhook("the webhook URL's port is not a number") from None
+        raise BadWebhook(said("the webhook URL's port is not a number")) from None
     if allow_local:
         return url
     host = parts.hostname.lower().rstrip(".")
     if host == LOCAL_NAMES[0] or host.endswith(LOCAL_NAMES[1:]):
-        raise BadWebhook(f"{host} is a local name: webhooks go to public addresses only")
+        raise BadWebhook(
+            said("{host} is a local name: webhooks go to public addresses only", host=host)
+        )
     addresses = [host] if _is_ip(host) else (_resolve(host, parts.port) if resolve else [])
     for address in addresses:
         if not ipaddress.ip_address(address).is_global:
-            raise BadWebhook(f"{host} is a private or local address ({address}): webhooks "
-                             "go to public addresses only")  # fmt: skip
+            raise BadWebhook(
+                said(
+                    "{host} is a private or local address ({address}): "
+                    "webhooks go to public addresses only",
+                    host=host,
+                    address=address,
+                )
+            )
     return url
 
 
@@ -99,7 +110,7 @@ def _resolve(host: str, port: int | None) -> list[str]:
     try:
         found = socket.getaddrinfo(host, port or 443, proto=socket.IPPROTO_TCP)
     except OSError:
-        raise BadWebhook(f"the host {host} cannot be found") from None
+        raise BadWebhook(said("the host {host} cannot be found", host=host)) from None
     return sorted({info[4][0].split("%")[0] for info in found})
 
 

@@ -14,6 +14,7 @@ from events.envelope import Envelope
 from events.schemas import SYSTEM_FIELDS
 from events.writepath import Forbidden, WritePath
 from games.base import match_of
+from games.i18n import said
 from service import access, hints, kinds, live, narration, schemas, sse
 from service.bodies import COMMAND_BODY_BYTES, Blueprint, body_limit
 from service.problems import Unauthorized, problem_abort
@@ -39,7 +40,7 @@ def caller_seat(game_id: str) -> str | None:
         return player_seat(game_id)
     seat = access.seat_of(token, bingfa().access(game_id))
     if seat is None:
-        raise Unauthorized("this token is not a seat of this game")
+        raise Unauthorized(said("this token is not a seat of this game"))
     return seat
 
 
@@ -59,8 +60,13 @@ def acting_seat(game_id: str, refusal: str) -> str:
     seat = caller_seat(game_id)
     wanted = request.headers.get(SEAT_HEADER)
     if seat is None and wanted and session.get("player"):
-        raise Forbidden(f"this browser did not take the {wanted} seat: open the invite link "
-                        "for it, or carry your identity here with a recovery code")  # fmt: skip
+        raise Forbidden(
+            said(
+                "this browser did not take the {wanted} seat: open the invite "
+                "link for it, or carry your identity here with a recovery code",
+                wanted=wanted,
+            )
+        )
     if seat is None:
         raise Unauthorized(refusal)
     return seat
@@ -285,7 +291,7 @@ def _version_of(etag: str) -> int:
     try:
         return int(etag.strip().strip('W/"'))
     except ValueError:
-        problem_abort(400, "If-Match is the version you saw, as the ETag gave it")
+        problem_abort(400, said("If-Match is the version you saw, as the ETag gave it"))
         raise
 
 

@@ -17,8 +17,10 @@ from typing import Any
 from flask import Flask, current_app, request
 from marshmallow import Schema, fields, validate
 
+from events.errors import told
 from events.notifications import DIGEST_DAILY, DIGEST_OFF, Notifications, NotificationStore
 from events.schemas import JSON_INT_MAX
+from games.i18n import said
 from service import live, sse
 from service.api.games import player_id
 from service.bodies import Blueprint
@@ -195,7 +197,7 @@ def put_webhook(body):
     try:
         url = check_url(body["url"], allow_local=bool(current_app.config[ALLOW_LOCAL]))
     except BadWebhook as error:
-        problem_abort(422, str(error))
+        problem_abort(422, told(error))
     player, nonce = player_id(), secrets.token_hex(16)
     hook = {"url": url, "base": request.host_url.rstrip("/"), "digest": body["digest"],
             "digest_hour": body["digest_hour"], "nonce": nonce}  # fmt: skip
@@ -211,7 +213,7 @@ def get_webhook():
     player = player_id()
     hook = store().webhook(player)
     if hook is None:
-        problem_abort(404, "you have no webhook; register one with PUT /api/me/webhook")
+        problem_abort(404, said("you have no webhook; register one with PUT /api/me/webhook"))
     deliveries = [{k: d[k] for k in SHOWN_DELIVERY if k in d} for d in store().deliveries(player)]
     return {**_shown(hook), "deliveries": deliveries}
 
@@ -222,7 +224,7 @@ def get_webhook():
 def delete_webhook():
     """Stop sending to your webhook (what waited to be sent is dropped)."""
     if not store().delete_webhook(player_id()):
-        problem_abort(404, "you have no webhook to remove")
+        problem_abort(404, said("you have no webhook to remove"))
 
 
 @blp.route("/webhook/test", methods=["POST"])
@@ -233,7 +235,7 @@ def test_webhook():
     (a 2xx answer), nothing more."""
     player = player_id()
     if store().webhook(player) is None:
-        problem_abort(404, "you have no webhook; register one with PUT /api/me/webhook")
+        problem_abort(404, said("you have no webhook; register one with PUT /api/me/webhook"))
     sent = webhooks().ping(player, now_ms())
     if not sent.ok:  # for the operator's eyes only
         current_app.logger.info("webhook test for %s not delivered: %s %s", player,

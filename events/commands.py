@@ -215,13 +215,19 @@ class Commands:
 
 def _sentence(type_: str, schema: Schema, faults: Mapping[str, str]) -> str:
     unknown = sorted(k for k, v in faults.items() if "." not in k and v == "Unknown field.")
-    takes = ", ".join(n for n in schema.fields if n != "type") or "no other fields"
+    takes = ", ".join(n for n in schema.fields if n != "type") or said("no other fields")
     parts = []
     if unknown:
         names = ", ".join(repr(k[:40]) for k in unknown[:5]) + (", …" if len(unknown) > 5 else "")
-        parts.append(f"the {type_} command has no field {names} (it takes: {takes})")
+        parts.append(said("the {type} command has no field {names} (it takes: {takes})",
+                          type=type_, names=names, takes=takes))  # fmt: skip
+    # each field's own fault stays marshmallow's English: a machine-readable detail, as
+    # the problem document's ``errors`` carries it too
     wrong = [f"{k[:80]}: {v}" for k, v in sorted(faults.items()) if k not in unknown]
     if wrong:
-        parts.append(f"the {type_} command is not right: " + "; ".join(wrong[:5])
-                     + (" …" if len(wrong) > 5 else ""))  # fmt: skip
-    return "; ".join(parts)
+        faults_ = "; ".join(wrong[:5]) + (" …" if len(wrong) > 5 else "")
+        parts.append(said("the {type} command is not right: {faults}", type=type_,
+                          faults=faults_))  # fmt: skip
+    if len(parts) == 2:  # two sentences, each said on its own
+        return said("{first}; {second}", first=parts[0], second=parts[1])
+    return parts[0] if parts else ""

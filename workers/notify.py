@@ -30,8 +30,16 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from events.notifications import DIGEST, OUTBOX, NotificationStore, payload
+from events.notifications import (
+    DIGEST,
+    NOTICES,
+    OUTBOX,
+    NotificationStore,
+    message_json,
+    payload,
+)
 from games.i18n import said
+from games.messages import msg, render
 
 TIMEOUT_S = 5.0
 MAX_ATTEMPTS = 8
@@ -182,6 +190,9 @@ class Webhooks:
     server_key: str
     allow_local: bool = False
     send: Sender = post
+    # player -> their profile's language (``ProfileStore.language``): each delivery is
+    # said in it (``said``, ``lang``), English without one; ``text`` stays English
+    language: Callable[[str], str | None] | None = None
 
     def deliver(self, player: str, hook: Mapping[str, str], record: Mapping[str, Any],
                 now_ms: int) -> Sent:  # fmt: skip
@@ -190,6 +201,9 @@ class Webhooks:
             url = check_url(hook["url"], self.allow_local, resolve=True)
         except BadWebhook as error:
             return Sent(False, None, str(error))
+        from service.notices import language_of, told_in
+
+        record = told_in(record, language_of(player, self.language))
         body = json.dumps(payload(record, hook.get("base", "")), separators=(",", ":")).encode()
         secret = secret_for(self.server_key, player, hook["nonce"])
         headers = {SIGNATURE: signature(secret, body, now_ms // 1000), DELIVERY: record["id"]}
@@ -248,10 +262,11 @@ class Webhooks:
             if not items:
                 continue
             day = time.strftime("%Y-%m-%d", time.gmtime(now_ms // 1000))
-            count = f"{len(items)} notification{'s' if len(items) != 1 else ''}"
+            message = (msg("table.notice.digest.one") if len(items) == 1
+                       else msg("table.notice.digest", count=len(items)))  # fmt: skip
             record = {"id": f"digest:{day}", "kind": DIGEST, "game": None, "seat": None,
-                      "text": f"Your Bingfa day: {count}.", "url": "/",
-                      "at": _iso(now_ms), "items": items}  # fmt: skip
+                      "text": render(NOTICES, message), "url": "/", "at": _iso(now_ms),
+                      "items": items, "message": message_json(message)}  # fmt: skip
             if self.store.enqueue(player, record["id"], record, now_ms):
                 queued.append(player)
             self.store.digested(player, upto)
@@ -262,9 +277,10 @@ class Webhooks:
         hook = self.store.webhook(player)
         if hook is None:
             return Sent(False, None, "no webhook is registered")
+        message = msg("table.notice.test")
         record = {"id": f"test:{now_ms}", "kind": "test", "game": None, "seat": None,
-                  "text": "A test from WritePath: your webhook works.", "url": "/",
-                  "at": _iso(now_ms)}  # fmt: skip
+                  "text": render(NOTICES, message), "url": "/", "at": _iso(now_ms),
+                  "message": message_json(message)}  # fmt: skip
         sent = self.deliver(player, hook, record, now_ms)
         self.store.log(player, {"id": record["id"], "attempts": 1, "status": sent.status,
                                 "detail": sent.detail, "at_ms": now_ms,
@@ -279,7 +295,8 @@ def _iso(now_ms: int) -> str:
 
 
 def sweep(store: NotificationStore, environ: Mapping[str, str], now_ms: int,
-          send: Sender = post) -> dict[str, int]:  # fmt: skip
+          send: Sender = post,
+          language: Callable[[str], str | None] | None = None) -> dict[str, int]:  # fmt: skip
     """Beat's sweep: queue the digests now due, then send what the outbox holds. The
     signing key is ``SECRET_KEY`` (the web's): without it nothing is sent (a delivery
     signed with another key would fail every check), and it all waits in the outbox."""
@@ -288,6 +305,6 @@ def sweep(store: NotificationStore, environ: Mapping[str, str], now_ms: int,
         raise RuntimeError("SECRET_KEY is not set: webhooks are signed with the web's key")
     allow_local = environ.get("BINGFA_WEBHOOK_ALLOW_LOCAL", "").lower() in ("1", "true", "yes",
                                                                              "on")  # fmt: skip
-    hooks = Webhooks(store, key, allow_local=allow_local, send=send)
+    hooks = Webhooks(store, key, allow_local=allow_local, send=send, language=language)
     digests = hooks.sweep_digests(now_ms)
     return {**hooks.sweep_outbox(now_ms), "digests": len(digests)}

@@ -21,9 +21,10 @@ from events.errors import told
 from events.notifications import DIGEST_DAILY, DIGEST_OFF, Notifications, NotificationStore
 from events.schemas import JSON_INT_MAX
 from games.i18n import said
-from service import live, sse
+from service import i18n, live, sse
 from service.api.games import player_id
 from service.bodies import Blueprint
+from service.notices import told_in
 from service.problems import problem_abort
 from service.security import limit_writes
 from workers.notify import BadWebhook, Webhooks, check_url, secret_for
@@ -62,8 +63,10 @@ def store() -> NotificationStore:
 
 
 def webhooks() -> Webhooks:
+    profiles = current_app.extensions.get("profiles")
     return Webhooks(store(), current_app.config["SECRET_KEY"],
-                    allow_local=bool(current_app.config[ALLOW_LOCAL]))  # fmt: skip
+                    allow_local=bool(current_app.config[ALLOW_LOCAL]),
+                    language=profiles.language if profiles is not None else None)  # fmt: skip
 
 
 def now_ms() -> int:
@@ -115,6 +118,8 @@ def notifications(query):
         items = found.since(player, query["after"], query["limit"])[::-1]
     else:
         items = found.newest(player, query["before"], query["limit"])
+    # each said in the reader's language too (``said``); ``text`` stays English
+    items = [told_in(item, i18n.locale()) for item in items]
     return {"notifications": items, "unread": found.unread(player),
             "last_seq": found.last_seq(player)}  # fmt: skip
 
@@ -139,8 +144,10 @@ def notification_stream():
     raw = request.headers.get("Last-Event-ID") or request.args.get("after")
     after = sse.last_event_id(raw, default=found.last_seq(player))
 
+    locale = i18n.locale()  # the stream's request: the page's language
+
     def since(after: int):
-        items = found.since(player, after)
+        items = [told_in(item, locale) for item in found.since(player, after)]
         unread = found.unread(player) if items else 0
         return [(item["seq"], json.dumps({**item, "unread": unread}, separators=(",", ":")))
                 for item in items]  # fmt: skip
@@ -240,6 +247,7 @@ def test_webhook():
     if not sent.ok:  # for the operator's eyes only
         current_app.logger.info("webhook test for %s not delivered: %s %s", player,
                                 sent.status, sent.detail)  # fmt: skip
-    sentence = ("The test was delivered." if sent.ok else "The test was not delivered: "
-                "check the address, and that it answers a POST with a 2xx status.")  # fmt: skip
-    return {"delivered": sent.ok, "sentence": sentence}
+    sentence = (said("The test was delivered.") if sent.ok else
+                said("The test was not delivered: check the address, and that it answers a "
+                     "POST with a 2xx status."))  # fmt: skip
+    return {"delivered": sent.ok, "sentence": i18n.say(sentence)}

@@ -52,7 +52,7 @@ def parse(raw: Any) -> dict[str, Any] | None:
     if raw is None:
         return None
     if not isinstance(raw, Mapping):
-        raise ValueError(said('the clock is an object such as {{"per_move_seconds": 86400}}'))
+        raise ValueError(said('the clock is an object such as {"per_move_seconds": 86400}'))
     known = {"per_move_seconds", "bank_seconds", "vacation_days", "on_timeout"}
     unknown = sorted(set(raw) - known)
     if unknown:

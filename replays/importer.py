@@ -47,11 +47,11 @@ class Imported:
     @property
     def sentence(self) -> str:
         if self.duplicate:
-            return f"This record is already here as replay {self.id}."
+            return said("This record is already here as replay {id}.", id=self.id)
         if self.renamed:
-            return (f"Imported as replay {self.id}: the id {self.original_id} was already "
-                    "taken by another game.")  # fmt: skip
-        return f"Imported as replay {self.id}."
+            return said("Imported as replay {id}: the id {original} was already taken by "
+                        "another game.", id=self.id, original=self.original_id)  # fmt: skip
+        return said("Imported as replay {id}.", id=self.id)
 
 
 def import_record(

@@ -26,7 +26,7 @@ from replays.record import NotFinished, Record, RecordError
 from replays.replay import BadStep, replay_of
 from replays.store import BadCursor, ReplayStore, UnknownReplay
 from replays.verify import verify
-from service import access, narration, schemas
+from service import access, i18n, narration, schemas
 from service.bodies import IMPORT_BODY_BYTES, Blueprint, body_limit
 from service.problems import N_, problem, problem_abort
 from service.profiles import anonymous_label
@@ -242,7 +242,7 @@ def state(query, replay_id, n):
 def verify_replay(replay_id):
     """Audit the record: hash chain, seed and nonce commitments, a re-run of the rules."""
     report = verify(record(replay_id))
-    return {"id": replay_id, **report.to_dict()}
+    return {"id": replay_id, **_said_report(report.to_dict())}
 
 
 @blp.route("", methods=["POST"])
@@ -270,12 +270,13 @@ def import_replay():
         problem_abort(400, said("this is not a replay record: {error}", error=told(error)))
     except ImportRefused as refused:
         report = refused.report
-        divergence = None if report.divergence is None else _jsonable(report.divergence)
+        said_ = _said_report(_jsonable(report))
         abort(problem(422, "replay-does-not-verify", N_("The record does not verify"),
-                      report.sentence, divergence=divergence,
-                      report=_jsonable(report)))  # fmt: skip
+                      report.sentence, divergence=said_["divergence"],
+                      report=said_))  # fmt: skip
     body = {"id": done.id, "renamed": done.renamed, "duplicate": done.duplicate,
-            "sentence": done.sentence, "report": done.report.to_dict()}  # fmt: skip
+            "sentence": i18n.say(done.sentence),
+            "report": _said_report(done.report.to_dict())}  # fmt: skip
     return body, 200 if done.duplicate else 201
 
 
@@ -309,6 +310,17 @@ def _archive_if_ended(game_id: str) -> None:
 
 def _jsonable(value: Any) -> Any:
     return value.to_dict()
+
+
+def _said_report(report: dict[str, Any]) -> dict[str, Any]:
+    """A verification report's sentences (its own, its notes, its divergence's) in the
+    request's language; its fields and values as they are."""
+    out = {**report, "sentence": i18n.say(report["sentence"]),
+           "notes": [i18n.say(note) for note in report.get("notes") or []]}  # fmt: skip
+    if isinstance(report.get("divergence"), dict):
+        divergence = report["divergence"]
+        out["divergence"] = {**divergence, "sentence": i18n.say(divergence["sentence"])}
+    return out
 
 
 def _upload() -> bytes:

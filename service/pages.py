@@ -29,9 +29,10 @@ from flask import (
 from markupsafe import Markup
 
 import games
+from events.errors import told
 from events.writepath import NotFound
 from games.base import guide_of
-from service import kinds
+from service import i18n, kinds
 
 bp = Blueprint("pages", __name__, template_folder="templates")
 
@@ -94,11 +95,12 @@ def rules_page(key: str):
     figures), in the page shell. A game without a guide, or no such game: a 404 that says so."""
     rules = games.REGISTRY.get(key)
     if rules is None:
-        return render_template("missing.html", what=f"This server has no game {key!r}."), 404
+        what = i18n.gettext("This server has no game {key!r}.", key=key)
+        return render_template("missing.html", what=what), 404
     title = rules.catalogue.title
     guide = guide_of(rules)
     if guide is None:
-        what = f"{title} has no rules page here yet."
+        what = i18n.gettext("{title} has no rules page here yet.", title=title)
         return render_template("missing.html", what=what), 404
     return render_template("rules.html", kind=key, title=title,
                            summary=rules.catalogue.summary,
@@ -124,10 +126,12 @@ def game(game_id: str, seat: str | None = None):
     try:
         loaded = current_app.extensions["bingfa"].load(game_id)
     except NotFound:
-        return render_template("missing.html", what=f"There is no game {game_id}."), 404
+        what = i18n.gettext("There is no game {game_id}.", game_id=game_id)
+        return render_template("missing.html", what=what), 404
     if seat is not None and seat not in loaded.seats:
         seats = " and ".join(loaded.seats)
-        what = f"This game has no seat called {seat}; its seats are {seats}."
+        what = i18n.gettext("This game has no seat called {seat}; its seats are {seats}.",
+                            seat=seat, seats=seats)  # fmt: skip
         return render_template("missing.html", what=what), 404
     return render_template("game.html", game_id=game_id, seat=seat or "", levels=levels(),
                            kind=loaded.rules.key)  # fmt: skip
@@ -150,13 +154,14 @@ def replay(replay_id: str):
     try:
         found = record(replay_id)
     except NotFound as error:
-        what = str(error)
+        what = i18n.say(told(error))  # the reader's language (a sentence, capitalised)
         return render_template("missing.html", what=f"{what[:1].upper()}{what[1:]}."), 404
     # the winning-chance graph is another module's; the page loads it when it is there
     analysis = os.path.exists(os.path.join(current_app.static_folder or "", "analysis.js"))
     key = found.header.get("game")
     if key not in games.REGISTRY:
-        return render_template("missing.html", what=f"This server has no game {key!r}."), 404
+        what = i18n.gettext("This server has no game {key!r}.", key=key)
+        return render_template("missing.html", what=what), 404
     seats = kinds.kind_json(key)["seats"]
     return render_template("replay.html", replay_id=replay_id, steps=len(found.events),
                            levels=levels(), analysis=analysis, kind=key,

@@ -15,6 +15,7 @@ from marshmallow import ValidationError
 import games
 from events.commands import CommandRefused, Commands
 from events.envelope import Envelope
+from events.errors import told
 from events.schemas import SYSTEM_FIELDS, SYSTEM_VERSIONS, describe, fast_check, schema_for
 from games.i18n import said
 
@@ -98,7 +99,7 @@ class Codec:
                 said(
                     "command_given holds a command {game} does not declare: {error}",
                     game=game,
-                    error=error,
+                    error=told(error),
                 )
             ) from None
 

@@ -52,6 +52,7 @@ import games
 from events import clocks, table
 from events.codec import EventRejected
 from events.envelope import GENESIS, SYSTEM, Envelope, canonical, chain_hash
+from events.errors import told
 from events.fairness import GENERATORS, LEGACY, commitment, generator_of, rng_for
 from events.projector import LoadedGame, apply
 from events.schemas import SYSTEM_FIELDS
@@ -428,7 +429,7 @@ class _Rerun:
                 said(
                     "Event {seq} sets a position the rules cannot read: {error}.",
                     seq=seq,
-                    error=error,
+                    error=told(error),
                 ),
             )
         self.checked.add("position")
@@ -444,7 +445,7 @@ class _Rerun:
                 "payload",
                 "an event of the game's schema",
                 env.type,
-                said("Event {seq} is not a valid event: {error}.", seq=env.seq, error=error),
+                said("Event {seq} is not a valid event: {error}.", seq=env.seq, error=told(error)),
             )
 
     def game_events(self, start: int, end: int) -> list[dict[str, Any]]:
@@ -670,7 +671,7 @@ class _Rerun:
                     "Event {seq} takes the seat {seat!r}: {refused}.",
                     seq=env.seq,
                     seat=seat,
-                    refused=refused,
+                    refused=told(refused),
                 ),
             )
         self.joined.add(seat)
@@ -696,7 +697,7 @@ class _Rerun:
                 "payload.options",
                 "options the rules accept",
                 options,
-                said("The rules refuse the game's options: {error}.", error=error),
+                said("The rules refuse the game's options: {error}.", error=told(error)),
             )
         end = self.batch(i, deal, SYSTEM, joined.at, "the deal")
         self.state = self.rules.fold(self.game_events(i, end), self.state)
@@ -749,7 +750,7 @@ class _Rerun:
                     "The rules refuse the {seat} seat's command of event {seq}: {error}",
                     seat=seat,
                     seq=seq,
-                    error=error,
+                    error=told(error),
                 ),
             )
         end = self.batch(i + 1, decided, seat, env.at, said("the command of event {seq}", seq=seq))
@@ -814,7 +815,7 @@ class _Rerun:
                     seq=seq,
                     by=by,
                     seat=seat,
-                    refused=refused,
+                    refused=told(refused),
                 ),
             )
 
@@ -875,7 +876,7 @@ class _Rerun:
                     "Event {seq} ({kind}) was refused by the rules of the table: {refused}.",
                     seq=seq,
                     kind=kind,
-                    refused=refused,
+                    refused=told(refused),
                 ),
             )
         self.checked.add("clocks" if kind in CLOCK_ACTIONS else "table")

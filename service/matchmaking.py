@@ -97,7 +97,7 @@ class Matchmaking:
         options = dict(options or {})
         self._check_game(game, options, clock, rated, bool(match))
         if colour not in colours(game):
-            wanted = kinds.said(list(colours(game)))
+            wanted = kinds.listed(list(colours(game)))
             raise Invalid(
                 said(
                     "the colour you want is {wanted}, not {colour!r}", wanted=wanted, colour=colour

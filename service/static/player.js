@@ -11,7 +11,13 @@ const player = main.dataset.player;
 const PAGE = 20;
 let offset = 0;
 
-const RESULTS = { win: _("Won"), loss: _("Lost"), draw: _("Draw") };
+// A game's result for the player, with the seat they played: one sentence each.
+function resultText(result, seat) {
+  if (result === "win") return _("Won as {seat}", { seat });
+  if (result === "loss") return _("Lost as {seat}", { seat });
+  if (result === "draw") return _("Drawn as {seat}", { seat });
+  return `${result} (${seat})`; // a result this page does not know yet: as the server says it
+}
 
 function when(iso) {
   const date = new Date(iso);
@@ -50,8 +56,7 @@ function historyRow(h, kind) {
   return el("tr", { "data-game": h.game },
     el("td", { "data-label": _("Finished") }, when(h.finished_at)),
     el("td", { "data-label": _("Opponent") }, playerLink(h.opponent), el("span", { class: "muted" }, ` (${rating(h.opponent_rating)})`)),
-    el("td", { "data-label": _("Result") }, el("strong", { "data-result": h.result }, RESULTS[h.result] || h.result),
-      el("span", { class: "muted" }, " ", _("as {seat}", { seat: kind.label(h.seat) }))),
+    el("td", { "data-label": _("Result") }, el("strong", { "data-result": h.result }, resultText(h.result, kind.label(h.seat)))),
     el("td", { "data-label": _("Rating") }, `${rating(h.rating_before)} → ${rating(h.rating_after)} (${change})`),
     el("td", { "data-label": _("Replay"), class: "links" }, replay));
 }

@@ -23,6 +23,12 @@ function showFilters() {
   $("f-imported").value = f.imported || "";
 }
 
+// An AI level's name as players read it (service/pages.py's levels), else its id.
+function levelName(level) {
+  const names = { random: _("random"), easy: _("easy"), medium: _("medium"), hard: _("hard") };
+  return Object.hasOwn(names, level) ? names[level] : level;
+}
+
 // A player as a person reads it: the computer and its level, or the player's name (as the
 // server gives it: chosen, else their anonymous label) that filters the list to their games.
 function playerNode(header, seat, label) {
@@ -32,7 +38,7 @@ function playerNode(header, seat, label) {
   const bits = [el("span", { class: "seat-name", "data-colour": seat }, label(seat)), ": "];
   if (!id || String(id).startsWith("ai:")) {
     const level = String(id || kind).replace(/^ai:/, "");
-    bits.push(_("computer ({level})", { level: level || "?" }));
+    bits.push(_("computer ({level})", { level: levelName(level) || "?" }));
   } else {
     const href = `/replays?player=${encodeURIComponent(id)}`;
     const name = header.names?.[seat] || _("a player");
@@ -40,7 +46,7 @@ function playerNode(header, seat, label) {
   }
   if (handed) {
     bits.push(el("span", { class: "muted" }, " ",
-      _("(computer, {level}, from event {seq})", { level: handed.level, seq: number(handed.seq) })));
+      _("(computer, {level}, from event {seq})", { level: levelName(handed.level), seq: number(handed.seq) })));
   }
   return el("div", { "data-seat": seat }, bits);
 }

@@ -61,14 +61,14 @@ def words(key: str, locale: str | None = None) -> Callable[[str], str]:
     return lambda english: found.pgettext("catalogue", english) if english else english
 
 
-def option_json(option: Option, said: Callable[[str], str] = str) -> dict[str, Any]:
+def option_json(option: Option, word: Callable[[str], str] = str) -> dict[str, Any]:
     return {
         "name": option.name,
         "kind": option.kind,
-        "label": said(option.label),
+        "label": word(option.label),
         "default": option.default,
-        "choices": [{"value": value, "label": said(text)} for value, text in option.choices],
-        "help": said(option.help),
+        "choices": [{"value": value, "label": word(text)} for value, text in option.choices],
+        "help": word(option.help),
     }
 
 
@@ -76,13 +76,13 @@ def kind_json(key: str, locale: str | None = None) -> dict[str, Any]:
     """A game's catalogue as plain JSON (``GET /api/kinds``), its words in ``locale``
     (default: the request's)."""
     cat = catalogue(key)
-    said = words(key, locale)
+    word = words(key, locale)
     return {
         "key": key,
-        "title": said(cat.title),
-        "summary": said(cat.summary),
-        "seats": [{"id": s.id, "label": said(s.label), "colour": s.colour} for s in cat.seats],
-        "options": [option_json(o, said) for o in cat.options],
+        "title": word(cat.title),
+        "summary": word(cat.summary),
+        "seats": [{"id": s.id, "label": word(s.label), "colour": s.colour} for s in cat.seats],
+        "options": [option_json(o, word) for o in cat.options],
         "match": match_json(key, locale),
     }
 

@@ -45,8 +45,13 @@ GAME_KO = {  # (context, English) -> Korean
     ("catalogue", CAT.seats[0].label): "가짜 좌석",
     (SOME_ID, SOME_ENGLISH): "가짜 메시지",
 }
-if CAT.options:
-    GAME_KO[("catalogue", CAT.options[0].label)] = "가짜 옵션"
+CHOSEN = next((o for o in CAT.options if o.choices), None)  # an option with choices
+HELPED = next((o for o in CAT.options if o.help), None)  # one with a sentence of help
+if CHOSEN is not None:
+    GAME_KO[("catalogue", CHOSEN.label)] = "가짜 옵션"
+    GAME_KO[("catalogue", CHOSEN.choices[0][1])] = "가짜 선택"
+if HELPED is not None:
+    GAME_KO[("catalogue", HELPED.help)] = "가짜 도움말"
 GUIDE_KO = {("guide", BLOCK): "가짜 규칙 문단"}
 
 
@@ -167,8 +172,12 @@ def test_the_kinds_api_gives_the_catalogues_words_in_the_requests_language(clien
     korean = client.get(f"/api/kinds/{KEY}", headers={"Accept-Language": "ko"}).json
     assert korean["title"] == "가짜 제목" and korean["seats"][0]["label"] == "가짜 좌석"
     assert korean["seats"][1]["label"] == CAT.seats[1].label  # not in the catalog: English
-    if CAT.options:
-        assert korean["options"][0]["label"] == "가짜 옵션"
+    options = {o["name"]: o for o in korean["options"]}
+    if CHOSEN is not None:
+        assert options[CHOSEN.name]["label"] == "가짜 옵션"
+        assert options[CHOSEN.name]["choices"][0]["label"] == "가짜 선택"
+    if HELPED is not None:
+        assert options[HELPED.name]["help"] == "가짜 도움말"
     listed = client.get("/api/kinds", headers={"X-Bingfa-Language": "ko"}).json
     assert listed["kinds"][0] == korean
     text = client.get(f"/api/kinds/{KEY}/text?lang=ko")

@@ -10,6 +10,10 @@ holds no more than the API gives its caller. Seat colours come from the catalogu
 (never sent to the server), and the page's script moves it into ``localStorage``.
 Security headers (a Content-Security-Policy without inline scripts or styles) come from
 ``service.security`` for every response.
+
+Every page is in the request's language (``service.i18n``): the templates' words through
+``_()``, the catalogues' words through each game's catalog (``service.kinds.words``), the
+rules page's guide block by block (context ``guide``), durations and numbers by CLDR.
 """
 
 from __future__ import annotations

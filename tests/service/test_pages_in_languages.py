@@ -108,9 +108,11 @@ def test_a_page_in_korean_says_the_catalogs_words_and_says_it_is_korean(client):
     # the new-game form: the catalogue's words in Korean
     assert ">가짜 좌석" in page and f">{CAT.seats[0].label} (" not in page
     assert picked(page) == (["en", "ko", "ja", "zh"], ["ko"])
+    assert '<option value="3">3일</option>' in page  # durations by CLDR, not the catalogs
     english = client.get("/").text
     assert html_lang(english) == "en" and "<h1>New game</h1>" in english
     assert picked(english) == (["en", "ko", "ja", "zh"], ["en"])
+    assert '<option value="3">3 days</option>' in english
     assert "가짜" not in english
 
 

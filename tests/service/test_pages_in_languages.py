@@ -188,3 +188,19 @@ def test_the_kinds_api_gives_the_catalogues_words_in_the_requests_language(clien
     # never kept by a cache, and said to vary by language all the same
     assert text.headers["Cache-Control"] == "no-store"
     assert {"Accept-Language", "X-Bingfa-Language", "Cookie"} <= set(text.vary)
+
+
+def test_the_pickers_form_is_taken_from_this_site_only(client):
+    """A form's POST under ``Referrer-Policy: no-referrer`` says ``Origin: null``; the
+    browser's Sec-Fetch-Site tells whether it came from this site."""
+    ours = {"Origin": "null", "Sec-Fetch-Site": "same-origin"}
+    chosen = client.post("/language", data={"lang": "ko", "next": "/"}, headers=ours)
+    assert chosen.status_code == 303 and html_lang(client.get("/").text) == "ko"
+    evil = {"Origin": "https://evil.example", "Sec-Fetch-Site": "same-origin"}
+    for theirs in ({"Origin": "null", "Sec-Fetch-Site": "cross-site"}, {"Origin": "null"}, evil):
+        refused = client.post("/language", data={"lang": "ja", "next": "/"}, headers=theirs)
+        assert refused.status_code == 403, theirs
+    assert html_lang(client.get("/").text) == "ko"
+    # the same for the API: a write from a null origin of another site is refused
+    posted = client.post("/api/games", json={}, headers={"Origin": "null"})
+    assert posted.status_code == 403

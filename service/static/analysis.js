@@ -149,7 +149,7 @@ function graph(result) {
   const seats = Object.keys(result.players);
   const chart = svg("svg", {
     viewBox: `0 0 ${W} ${H}`, class: "analysis-graph", role: "img",
-    "aria-labelledby": "analysis-graph-title analysis-graph-desc",
+    "aria-labelledby": ["analysis-graph-title", "analysis-graph-desc"].join(" "),
   });
   chart.append(
     svg("title", { id: "analysis-graph-title" }, _("Winning chance of each player over the game")),
@@ -166,7 +166,7 @@ function graph(result) {
   chart.append(back);
   for (const level of [0, 0.25, 0.5, 0.75, 1]) {
     chart.append(
-      svg("line", { x1: LEFT, x2: W - RIGHT, y1: y(level), y2: y(level), class: level === 0.5 ? "grid even" : "grid" }),
+      svg("line", { x1: LEFT, x2: W - RIGHT, y1: y(level), y2: y(level), class: `grid${level === 0.5 ? " even" : ""}` }),
       svg("text", { x: LEFT - 6, y: y(level) + 4, class: "axis end" }, pct(level)),
     );
   }

@@ -9,6 +9,7 @@ from typing import Any
 from games.messages import Join, Message, msg
 from games.warring_states.data import PATH, kind_of, load
 from games.warring_states.glossary import GLOSSARY  # the board's tooltips (glossary.py)
+from games.warring_states.page import PAGE  # the page parts' words (web/*.js)
 
 D = load()
 SIDE = {"lianheng": "Lianheng", "alliance": "the Alliance", None: "nobody"}
@@ -261,6 +262,7 @@ def _names() -> dict[str, str]:
 
 MESSAGES.update(_names())
 MESSAGES.update(GLOSSARY)
+MESSAGES.update(PAGE)
 
 
 def _card(card: Any) -> str:

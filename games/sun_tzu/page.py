@@ -71,9 +71,7 @@ PAGE: dict[str, str] = {
     "page.hands.empty": "empty",
     "page.hands.drawn": "Drawn, still to keep: ",
     "page.hands.deck": "Deck order ({n}): ",
-    "page.hands.spectator": (
-        "A spectator sees no hand. Choose {seats} or Everything to see them."
-    ),
+    "page.hands.spectator": ("A spectator sees no hand. Choose {seats} or Everything to see them."),
     "page.outcome.centre": "Final marker at the centre; reserves: {reserves}.",
     "page.outcome.toward": "Final marker {n} toward {seat}; reserves: {reserves}.",
     "page.continue.battle": (

@@ -74,9 +74,7 @@ PAGE: dict[str, str] = {
     "page.hands.empty": "empty",
     "page.hands.face_down": "Played face down: ",
     "page.hands.deck": "Deck, top first ({n}): ",
-    "page.hands.spectator": (
-        "A spectator sees no hand. Choose {seats} or Everything to see them."
-    ),
+    "page.hands.spectator": ("A spectator sees no hand. Choose {seats} or Everything to see them."),
     # the seat's own hand
     "page.hand.title": "Your hand ({side}): {n} cards",
     "page.hand.none": "No cards in hand.",

@@ -180,3 +180,24 @@ def test_the_sentences_said_elsewhere_are_said():
     with pytest.raises(ValueError) as raised:
         load().config({"no_such_switch": 1})
     assert raised.value.args[0].template == "there is no config switch {name!r}"
+
+
+@pytest.mark.parametrize("key", sorted(REGISTRY))
+def test_every_message_id_a_front_end_names_is_a_message(key):
+    """``t("page.x")`` of an id the package lacks would show the id itself: each id named
+    whole is a message; one made in a template (``t(`page.why.${why}`)``) has messages
+    under its fixed start."""
+    rules = REGISTRY[key]
+    messages = rules.text.messages
+    missing = []
+    for path in sorted(Path(rules.web).glob("*.js")):
+        source = path.read_text(encoding="utf-8")
+        for hit in re.finditer(r"\bt\(\s*(?:\"([\w.+-]+)\"|`([\w.+-]*)\$\{)", source):
+            whole, start = hit.groups()
+            if whole and whole not in messages:
+                missing.append(f"{path.name}: {whole}")
+            if start and not any(m.startswith(start) for m in messages):
+                missing.append(f"{path.name}: {start}…")
+    assert not missing, "message ids the front end names but the package lacks:\n" + "\n".join(
+        missing
+    )

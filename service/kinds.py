@@ -8,14 +8,16 @@ written from the same options.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
 import games
 from events.schemas import StrictBoolean
+from games import i18n
 from games.base import Catalogue, Option, RulesError, match_of
+from games.i18n import said
 from games.messages import render
 
 
@@ -42,7 +44,7 @@ def human_seats(key: str) -> dict[str, str]:
     return {seat.id: "human" for seat in catalogue(key).seats}
 
 
-def said(words: list[str], last: str = "or") -> str:
+def listed(words: list[str], last: str = "or") -> str:
     """["a", "b", "c"] as "a, b or c"."""
     if len(words) < 2:
         return "".join(words)
@@ -50,41 +52,56 @@ def said(words: list[str], last: str = "or") -> str:
 
 
 # -- as the API gives it -------------------------------------------------------------------
-def option_json(option: Option) -> dict[str, Any]:
+def words(key: str, locale: str | None = None) -> Callable[[str], str]:
+    """The catalogue's words of the game in ``locale`` (default: the request's): its
+    package's catalog, context ``catalogue`` (English where it has none)."""
+    from service.catalogs import folder_of
+    from service.i18n import locale as current
+
+    found = i18n.translations(str(folder_of(games.get(key))), locale or current())
+    return lambda english: found.pgettext("catalogue", english) if english else english
+
+
+def option_json(option: Option, word: Callable[[str], str] = str) -> dict[str, Any]:
     return {
         "name": option.name,
         "kind": option.kind,
-        "label": option.label,
+        "label": word(option.label),
         "default": option.default,
-        "choices": [{"value": value, "label": text} for value, text in option.choices],
-        "help": option.help,
+        "choices": [{"value": value, "label": word(text)} for value, text in option.choices],
+        "help": word(option.help),
     }
 
 
-def kind_json(key: str) -> dict[str, Any]:
-    """A game's catalogue as plain JSON (``GET /api/kinds``)."""
+def kind_json(key: str, locale: str | None = None) -> dict[str, Any]:
+    """A game's catalogue as plain JSON (``GET /api/kinds``), its words in ``locale``
+    (default: the request's)."""
     cat = catalogue(key)
+    word = words(key, locale)
     return {
         "key": key,
-        "title": cat.title,
-        "summary": cat.summary,
-        "seats": [{"id": s.id, "label": s.label, "colour": s.colour} for s in cat.seats],
-        "options": [option_json(o) for o in cat.options],
-        "match": match_json(key),
+        "title": word(cat.title),
+        "summary": word(cat.summary),
+        "seats": [{"id": s.id, "label": word(s.label), "colour": s.colour} for s in cat.seats],
+        "options": [option_json(o, word) for o in cat.options],
+        "match": match_json(key, locale),
     }
 
 
-def match_json(key: str) -> dict[str, Any] | None:
+def match_json(key: str, locale: str | None = None) -> dict[str, Any] | None:
     """Whether the game can be played as a match of linked games, and how it says it."""
-    parts = match_of(games.REGISTRY[key])
+    from service.narration import messages
+
+    rules = games.REGISTRY[key]
+    parts = match_of(rules)
     if parts is None:
         return None
-    label = render(games.REGISTRY[key].text.messages, (parts.label, {}))  # a message id
+    label = render(messages(rules, locale), (parts.label, {}))  # a message id
     return {"games_in_match": parts.games_in_match, "label": label}
 
 
-def kinds_json() -> list[dict[str, Any]]:
-    return [kind_json(key) for key in games.REGISTRY]
+def kinds_json(locale: str | None = None) -> list[dict[str, Any]]:
+    return [kind_json(key, locale) for key in games.REGISTRY]
 
 
 # -- options: a schema derived from the catalogue ------------------------------------------
@@ -98,7 +115,7 @@ def options_schema(key: str) -> Schema:
             made[option.name] = StrictBoolean(error_messages={"invalid": error})
         else:
             values = [value for value, _ in option.choices]
-            words = said([str(v) for v in values])
+            words = listed([str(v) for v in values])
             error = f"the {option.name} must be {words}, not {{input!r}}"
             made[option.name] = fields.Raw(validate=validate.OneOf(values, error=error))
     return Schema.from_dict(made, name=f"Options_{key}")(unknown=RAISE)
@@ -111,13 +128,29 @@ def check_options(key: str, options: Mapping[str, Any]) -> dict[str, Any]:
     except ValidationError as error:
         messages = error.normalized_messages()
         names = [o.name for o in catalogue(key).options]
-        for name, problems in sorted(messages.items()):
+        for name, _problems in sorted(messages.items()):
             if name not in names:
                 title = catalogue(key).title
-                raise RulesError(f"{title} has no option {name!r}; use "
-                                 f"{said(names, 'and') or 'none'}") from None  # fmt: skip
-            raise RulesError(problems[0]) from None
+                raise RulesError(
+                    said(
+                        "{title} has no option {name!r}; use {names}",
+                        title=title,
+                        name=name,
+                        names=listed(names, "and") or "none",
+                    )
+                ) from None
+            raise RulesError(_option_refused(key, name, options.get(name))) from None
     return dict(options)
+
+
+def _option_refused(key: str, name: str, given: Any) -> str:
+    """What is wrong with option ``name`` (the schema's messages, as a sentence the
+    catalogs translate)."""
+    option = next(o for o in catalogue(key).options if o.name == name)
+    if option.kind == "bool":
+        return said("the {name} option is true or false", name=name)
+    words = listed([str(value) for value, _ in option.choices])
+    return said("the {name} must be {words}, not {input!r}", name=name, words=words, input=given)
 
 
 def options_words(key: str, options: Mapping[str, Any]) -> list[str]:
@@ -145,7 +178,7 @@ def options_description() -> str:
             if o.kind == "bool":
                 each.append(f"{o.name} (true or false, default {str(o.default).lower()})")
             else:
-                values = said([str(v) for v, _ in o.choices])
+                values = listed([str(v) for v, _ in o.choices])
                 each.append(f"{o.name} ({values}, default {o.default})")
         parts.append(f"{key}: {', '.join(each) or 'none'}")
     return "the game's options (GET /api/kinds): " + "; ".join(parts)

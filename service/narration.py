@@ -13,15 +13,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from events import i18n
 from events.notifications import NOTICES
 from events.schemas import SYSTEM_FIELDS
-from games import i18n
 from games.messages import Join, Message, msg, render
 
 TABLE: dict[str, str] = {
     "table.you": "You",
-    "table.seat": "{label}",
-    "table.computer": "the computer ({level})",
     "table.game_created": "The game was created.",
     "table.game_created.from": "The game was created. It continues replay {replay} from "
     "step {step}, as {seat}.",

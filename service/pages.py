@@ -35,8 +35,8 @@ from flask import (
 from markupsafe import Markup
 
 import games
+from events import i18n
 from events.writepath import NotFound
-from games import i18n
 from games.base import guide_of
 from service import kinds, narration
 from service.catalogs import folder_of, translate_guide

@@ -3,7 +3,7 @@
 the language chosen by the browser, the profile's choice first, the rules page's guide
 block by block, and what ``/api/kinds`` says of a game.
 
-The catalogs here are small fakes (``games.i18n.translations`` replaced), so the tests
+The catalogs here are small fakes (``events.i18n.translations`` replaced), so the tests
 do not wait on the translators: they check the plumbing, whatever the ``.po`` files hold.
 """
 
@@ -20,8 +20,8 @@ from babel.messages.mofile import write_mo
 from babel.support import NullTranslations, Translations
 
 import games
+from events import i18n
 from events.store import InMemoryEventStore
-from games import i18n
 from games.base import guide_of
 from service import catalogs, create_app, narration
 

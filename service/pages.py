@@ -197,7 +197,8 @@ def replay(replay_id: str):
         found = record(replay_id)
     except NotFound as error:
         what = say(error.args[0] if error.args else str(error))
-        what = gettext("{reason}.", reason=f"{what[:1].upper()}{what[1:]}")
+        reason = what[:1].upper() + what[1:]
+        what = gettext("{reason}.", reason=reason)
         return render_template("missing.html", what=what), 404
     # the winning-chance graph is another module's; the page loads it when it is there
     analysis = os.path.exists(os.path.join(current_app.static_folder or "", "analysis.js"))

@@ -204,3 +204,11 @@ def test_the_pickers_form_is_taken_from_this_site_only(client):
     # the same for the API: a write from a null origin of another site is refused
     posted = client.post("/api/games", json={}, headers={"Origin": "null"})
     assert posted.status_code == 403
+
+
+def test_the_narration_says_a_seat_by_its_label_in_the_readers_language(client):
+    seat = CAT.seats[0]
+    said = narration.render(narration.messages(RULES, "ko"), narration.label(RULES, seat.id))
+    assert said == "가짜 좌석"
+    english = narration.render(narration.messages(RULES, "en"), narration.label(RULES, seat.id))
+    assert english == seat.label

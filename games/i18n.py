@@ -89,6 +89,10 @@ class Said(str):
         made.values = dict(values)
         return made
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # copied (dataclasses.asdict deep-copies) and pickled (Celery) as what it is
+        return (Said, (self.template, self.values))
+
     def again(self, catalogs: list[NullTranslations]) -> str:
         """This sentence from the first of ``catalogs`` that translates it, else English.
         A value that is itself a ``Said`` is translated too."""

@@ -20,7 +20,7 @@ import orjson
 from flask import Blueprint, Flask, Response, current_app, redirect, request, session
 
 from games import i18n
-from games.i18n import DEFAULT, LOCALES, NAMES, Said
+from games.i18n import DEFAULT, LOCALES, NAMES, Said, said
 from service.catalogs import PLATFORM, folder_of
 
 bp = Blueprint("i18n", __name__)
@@ -121,8 +121,10 @@ def catalog(code: str):
     """The platform's catalog for the pages' ES modules (``/static/i18n.js``): English
     sentence -> its translation, for the entries without a context."""
     if code not in LOCALES:
-        return Response(orjson.dumps({"detail": "no such language"}), 404,
-                        mimetype="application/problem+json")  # fmt: skip
+        from service.problems import N_, problem
+
+        return problem(404, "not-found", N_("Not found"),
+                       said("there is no language {code!r} here", code=code))  # fmt: skip
     body = _catalog_json(code)
     tag = hashlib.sha256(body).hexdigest()[:16]
     if request.if_none_match.contains(tag):

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from events.notifications import NOTICES
 from events.schemas import SYSTEM_FIELDS
 from games import i18n
 from games.messages import Join, Message, msg, render
@@ -53,6 +54,8 @@ TABLE: dict[str, str] = {
     "table.match.game": "Game {game} of {of} of a match.",
     "table.match.next": "Play game {game}",
     "table.match.seek": "a match of {of} games",
+    # what notifications, webhooks and digests say (kept in events.notifications)
+    **NOTICES,
 }
 
 

@@ -14,8 +14,8 @@ from typing import Any
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
 import games
+from events import i18n
 from events.schemas import StrictBoolean
-from games import i18n
 from games.base import Catalogue, Option, RulesError, match_of
 from games.i18n import said
 from games.messages import render

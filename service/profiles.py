@@ -33,6 +33,7 @@ import unicodedata
 from collections.abc import Iterable
 from typing import Any, Protocol
 
+from events.i18n import PROFILE_LANGUAGES
 from games.i18n import said
 
 NAME_MIN, NAME_MAX = 2, 24
@@ -257,7 +258,7 @@ class RedisProfiles:
                                                  self.TAG + "code")  # fmt: skip
         self._set_name = redis.register_script(_SET_NAME)
         self._new_code = redis.register_script(_NEW_CODE)
-        self.languages = self.TAG + "language"
+        self.languages = PROFILE_LANGUAGES  # the workers read it too (events.i18n)
 
     def name_of(self, player: str) -> str | None:
         raw = self.redis.hget(self.names, player)

@@ -201,7 +201,7 @@ class Webhooks:
             url = check_url(hook["url"], self.allow_local, resolve=True)
         except BadWebhook as error:
             return Sent(False, None, str(error))
-        from service.notices import language_of, told_in
+        from events.notices import language_of, told_in
 
         record = told_in(record, language_of(player, self.language))
         body = json.dumps(payload(record, hook.get("base", "")), separators=(",", ":")).encode()

@@ -181,13 +181,13 @@ def sweep_unarchived_games(self) -> int:
 @shared_task(name=SWEEP_WEBHOOKS, bind=True, ignore_result=True)
 def sweep_webhooks(self) -> dict:
     """Beat's sweep: the daily digests now due, then the webhook deliveries (workers.notify)."""
-    from service.profiles import RedisProfiles
+    from events.i18n import profile_language
     from workers.notify import sweep
 
     parts = bootstrap.parts(self.app)
-    profiles = RedisProfiles(parts.redis)  # each delivery said in its player's language
+    language = profile_language(parts.redis)  # each delivery said in its player's language
     return sweep(parts.notifications, os.environ, int(time.time() * 1000),
-                 language=profiles.language)  # fmt: skip
+                 language=language)  # fmt: skip
 
 
 @shared_task(name=ANALYSE_REPLAY, bind=True, acks_late=True, ignore_result=True)

@@ -18,13 +18,13 @@ from flask import Flask, current_app, request
 from marshmallow import Schema, fields, validate
 
 from events.errors import told
+from events.notices import told_in
 from events.notifications import DIGEST_DAILY, DIGEST_OFF, Notifications, NotificationStore
 from events.schemas import JSON_INT_MAX
 from games.i18n import said
 from service import i18n, live, sse
 from service.api.games import player_id
 from service.bodies import Blueprint
-from service.notices import told_in
 from service.problems import problem_abort
 from service.security import limit_writes
 from workers.notify import BadWebhook, Webhooks, check_url, secret_for

@@ -1,7 +1,7 @@
 """Notifications said in their reader's language: a player whose profile says Japanese
 reads "your turn" in Japanese in their list, their live stream and their webhook (its
 digest too); ``text`` stays the English it always was; a player without a language reads
-English. A tiny catalog stands in for the translators' (games.i18n.translations patched)."""
+English. A tiny catalog stands in for the translators' (events.i18n.translations patched)."""
 
 from __future__ import annotations
 
@@ -14,12 +14,13 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.support import NullTranslations, Translations
 
+import events.i18n
 import games
-import games.i18n
+from events import notices
 from events.notifications import message_json, message_of
 from events.store import InMemoryEventStore
 from games.messages import Join, msg, render
-from service import create_app, narration, notices
+from service import create_app, narration
 from service.catalogs import PLATFORM, folder_of
 from workers.notify import Sent, Webhooks
 
@@ -56,7 +57,7 @@ def japanese(monkeypatch):
             return game
         return NullTranslations()
 
-    monkeypatch.setattr(games.i18n, "translations", translations)
+    monkeypatch.setattr(events.i18n, "translations", translations)
     monkeypatch.setattr(narration, "_tables", {})  # no table made before the patch
 
 

@@ -18,7 +18,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.support import NullTranslations, Translations
 
-import games.i18n
+import events.i18n
 from events.store import InMemoryEventStore
 from service import create_app, problems
 from service.catalogs import PLATFORM
@@ -59,7 +59,7 @@ def korean(monkeypatch):
             return found
         return NullTranslations()
 
-    monkeypatch.setattr(games.i18n, "translations", translations)
+    monkeypatch.setattr(events.i18n, "translations", translations)
 
 
 @pytest.fixture

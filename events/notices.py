@@ -1,9 +1,9 @@
 """A notification said in its reader's language: the player's list, their browser, their
-webhook and its daily digest. Pure (no Flask): the worker that sends webhooks uses it too.
+webhook and its daily digest. No Flask: the worker that sends webhooks uses it too.
 
 A notification keeps its message (``events.notifications``: ``message``, the game's key in
-``rules``) beside its English ``text``; here the message is rendered with the platform's
-table and its game's, both translated for the locale (``service.narration.messages``), and
+``rules``) beside its English ``text``; here the message is rendered with the notices'
+table (``NOTICES``) and its game's messages, both translated for the locale, and
 the seats' labels with the game's catalogue words. A notification stored before messages
 were kept says its English ``text``.
 """
@@ -14,10 +14,10 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import games
-from events.notifications import message_of
-from games import i18n
+from events import i18n
+from events.i18n import PLATFORM, folder_of
+from events.notifications import NOTICES, message_of
 from games.messages import is_message, render
-from service.catalogs import PLATFORM, folder_of
 
 Language = Callable[[str], str | None]  # player -> the language of their profile, if any
 
@@ -27,16 +27,13 @@ def text(item: Mapping[str, Any], locale: str) -> str:
     kept = item.get("message")
     if not kept:
         return str(item.get("text") or "")
-    from service import narration
-
     locale = i18n.locale_of(locale)
     rules = games.REGISTRY.get(item.get("rules") or "")
+    table = i18n.table(NOTICES, PLATFORM, locale)
+    words = None
     if rules is not None:
-        table = narration.messages(rules, locale)
+        table = {**i18n.table(rules.text.messages, folder_of(rules), locale), **table}
         words = i18n.translations(str(folder_of(rules)), locale)
-    else:
-        table = i18n.table(narration.TABLE, PLATFORM, locale)
-        words = None
     try:
         return render(table, _labels(message_of(kept), words))
     except (KeyError, IndexError, ValueError):  # a message this version no longer has

@@ -1,6 +1,6 @@
 // Shared helpers: calling the JSON API, seat tokens, building DOM safely, names.
 // Nothing here writes HTML from data: every text goes in through text nodes.
-import { LANG } from "./i18n.js";
+import { _, LANG } from "./i18n.js";
 
 export class ApiError extends Error {
   constructor(message, status, problem) {
@@ -12,9 +12,11 @@ export class ApiError extends Error {
 
 // A problem document ({title, detail}) as one plain sentence for a person.
 export function problemText(problem, status) {
-  if (!problem || typeof problem !== "object") return `The server answered with an error (${status}).`;
-  const title = problem.title || "Something went wrong";
-  return problem.detail ? `${title}: ${problem.detail}.`.replace(/\.\.$/, ".") : `${title}.`;
+  if (!problem || typeof problem !== "object") return _("The server answered with an error ({status}).", { status });
+  const title = problem.title || _("Something went wrong");
+  // the detail's own full stop, if it has one, is the sentence's (said once)
+  const detail = problem.detail ? String(problem.detail).replace(/[.。．]$/u, "") : "";
+  return detail ? _("{title}: {detail}.", { title, detail }) : _("{title}.", { title });
 }
 
 export async function api(path, { method = "GET", body, token, headers = {} } = {}) {
@@ -29,7 +31,7 @@ export async function api(path, { method = "GET", body, token, headers = {} } = 
   try {
     response = await fetch(path, sent);
   } catch {
-    throw new ApiError("Could not reach the server; check your connection and try again.", 0);
+    throw new ApiError(_("Could not reach the server; check your connection and try again."), 0);
   }
   let data = null;
   try {
@@ -92,11 +94,11 @@ export function clear(node, ...children) {
 export async function copyText(input, status) {
   try {
     await navigator.clipboard.writeText(input.value);
-    status.textContent = "Copied.";
+    status.textContent = _("Copied.");
   } catch {
     input.focus();
     input.select();
-    status.textContent = "Select the link and copy it.";
+    status.textContent = _("Select the link and copy it.");
   }
 }
 

@@ -1,7 +1,7 @@
 // The home page: create a game through the API, keep the seat token, go to the game.
 import { api, clear, copyText, el, setInvite, setToken } from "./api.js";
-import { duration } from "./clock.js";
 import { clockFields } from "./clock_fields.js";
+import { _, dateTime, duration, number } from "./i18n.js";
 import { loadKind } from "./kinds.js";
 import { gameFields } from "./new_game.js";
 
@@ -89,16 +89,32 @@ async function create(event) {
   }
 }
 
-// How a finished game ended for this seat, as the server says it ("You win. …").
-function finishedText(g, seat) {
-  const said = g.outcome_text?.[seat];
-  return said ? `finished: ${said.text}` : "finished";
-}
+// A game's status as the list gives it ("your turn", events/readmodels.py), as an id
+// ("your-turn") to compare it with.
+const statusOf = (g) => String(g.status).replaceAll(" ", "-");
 
-// The time the player's clock has left in that game (the earliest of their seats).
-function timeLeft(deadline) {
-  const ms = Date.parse(deadline) - Date.now();
-  return ms > 0 ? `${duration(ms)} left on your clock` : "out of time";
+// Where a listed game stands for one of the player's seats, in one sentence: how a finished
+// game ended for it, as the server says it ("You win. …"), else whose turn it is and the
+// time the player's clock has left (the earliest of their seats).
+function gameState(g, seat, label) {
+  const status = statusOf(g);
+  if (status === "finished") {
+    const outcome = g.outcome_text?.[seat]?.text;
+    return outcome ? _("{seat}, finished: {outcome}", { seat: label, outcome }) : _("{seat}, finished", { seat: label });
+  }
+  const ms = g.deadline ? Date.parse(g.deadline) - Date.now() : null;
+  const time = ms > 0 ? duration(ms / 1000) : null;
+  if (status === "your-turn") {
+    if (ms === null) return _("{seat}, your turn", { seat: label });
+    return time ? _("{seat}, your turn, {time} left on your clock", { seat: label, time })
+      : _("{seat}, your turn, out of time", { seat: label });
+  }
+  if (status === "waiting") {
+    if (ms === null) return _("{seat}, waiting", { seat: label });
+    return time ? _("{seat}, waiting, {time} left on your clock", { seat: label, time })
+      : _("{seat}, waiting, out of time", { seat: label });
+  }
+  return `${label}, ${g.status}`; // a state this page does not know yet: as the server says it
 }
 
 // A seat of a listed game as players read it (its game's catalogue), else as it is.
@@ -127,10 +143,9 @@ async function myGames(expect = null, tries = 20) {
     for (const seat of g.seats || []) {
       // Every seat this player took: the game page acts by its token or the player id.
       const href = `/g/${encodeURIComponent(g.game)}/${encodeURIComponent(seat)}`;
-      const state = g.status === "finished" ? finishedText(g, seat) : g.status;
-      const left = g.deadline && g.status !== "finished" ? `, ${timeLeft(g.deadline)}` : "";
-      items.push(el("li", { class: g.status === "your turn" ? "turn" : "", "data-game": g.game },
-        el("a", { href }, `Game ${g.game}`), ` — ${await seatLabel(g.key, seat)}, ${state}${left}`));
+      const state = gameState(g, seat, await seatLabel(g.key, seat));
+      items.push(el("li", { class: statusOf(g) === "your-turn" ? "turn" : "", "data-game": g.game },
+        el("a", { href }, _("Game {id}", { id: g.game })), " — ", state));
     }
   }
   if (items.length) clear(list, items);
@@ -146,7 +161,7 @@ const notes = { items: [], unread: 0 };
 function showNotes() {
   const list = document.getElementById("my-notifications");
   const count = document.getElementById("unread-count");
-  count.textContent = notes.unread ? `${notes.unread} unread` : "";
+  count.textContent = notes.unread ? _("{count} unread", { count: number(notes.unread) }) : "";
   count.hidden = !notes.unread;
   document.getElementById("mark-read").hidden = !notes.unread;
   if (!notes.items.length) return;
@@ -157,7 +172,7 @@ function showNotes() {
 
 function when(at) {
   const date = new Date(at);
-  return Number.isNaN(date.getTime()) ? "" : date.toLocaleString();
+  return Number.isNaN(date.getTime()) ? "" : dateTime(date);
 }
 
 async function myNotes() {

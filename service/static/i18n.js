@@ -48,3 +48,15 @@ export function duration(seconds) {
   const list = new Intl.ListFormat(INTL, { style: "narrow", type: "unit" });
   return list.format(parts.map(([unit, n]) => new Intl.NumberFormat(INTL, { style: "unit", unit, unitDisplay: "long" }).format(n)));
 }
+// How long ago `when` was, in the largest unit that says it ("now", "5 minutes ago",
+// "3 hours ago", "2 days ago"), CLDR's words (Intl.RelativeTimeFormat).
+export function ago(when, now = Date.now()) {
+  const seconds = Math.max(0, Math.round((now - new Date(when).getTime()) / 1000));
+  const relative = new Intl.RelativeTimeFormat(INTL, { numeric: "auto" });
+  if (seconds < 60) return relative.format(0, "second");
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return relative.format(-minutes, "minute");
+  const hours = Math.round(minutes / 60);
+  if (hours < 48) return relative.format(-hours, "hour");
+  return relative.format(-Math.round(hours / 24), "day");
+}

@@ -1,6 +1,7 @@
 // The leaderboard: established players by rating, then provisional ones, each marked;
 // a name links to the player's page.
 import { api, clear, el } from "./api.js";
+import { _, number } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -10,18 +11,27 @@ export function playerLink(person) {
 }
 
 export function timeoutMark(often) {
-  return often ? el("span", { class: "badge warning", title: "Their time ran out in 3 games or more" }, "often runs out of time") : null;
+  return often ? el("span", { class: "badge warning", title: _("Their time ran out in 3 games or more") }, _("often runs out of time")) : null;
 }
 
+// The mark of a provisional rating (the player's page shows it too).
+export function provisionalMark() {
+  return el("span", { class: "badge", title: _("Fewer than 10 rated games, or RD above 110") }, _("provisional"));
+}
+
+// A rating (or its deviation) in CLDR's digits, without a grouping separator: a score, "1523".
+export const rating = (n) => number(n, { useGrouping: false });
+
 function row(p) {
-  const rank = p.provisional ? el("span", { class: "badge", title: "Fewer than 10 rated games, or RD above 110" }, "provisional") : String(p.rank);
+  const rank = p.provisional ? provisionalMark() : number(p.rank);
   return el("tr", { "data-player": p.player, "data-provisional": String(p.provisional) },
-    el("td", { "data-label": "Rank" }, rank),
-    el("td", { "data-label": "Player" }, playerLink(p), " ", timeoutMark(p.often_times_out)),
-    el("td", { "data-label": "Rating", class: "number" }, p.provisional ? `${p.rating}?` : String(p.rating)),
-    el("td", { "data-label": "RD", class: "number" }, `±${p.rd}`),
-    el("td", { "data-label": "Games", class: "number" }, String(p.games)),
-    el("td", { "data-label": "Won / lost / drawn" }, `${p.wins} / ${p.losses} / ${p.draws}`));
+    el("td", { "data-label": _("Rank") }, rank),
+    el("td", { "data-label": _("Player") }, playerLink(p), " ", timeoutMark(p.often_times_out)),
+    el("td", { "data-label": _("Rating"), class: "number" }, p.provisional ? `${rating(p.rating)}?` : rating(p.rating)),
+    el("td", { "data-label": _("RD"), class: "number" }, `±${rating(p.rd)}`),
+    el("td", { "data-label": _("Games"), class: "number" }, number(p.games)),
+    el("td", { "data-label": _("Won / lost / drawn") },
+      `${number(p.wins)} / ${number(p.losses)} / ${number(p.draws)}`));
 }
 
 async function load() {
@@ -30,9 +40,10 @@ async function load() {
     const board = await api(`/api/leaderboard?game=${encodeURIComponent(game)}&limit=200`);
     clear($("board-rows"), board.players.map(row));
     $("board-table").hidden = board.players.length === 0;
-    $("board-status").textContent = board.players.length
-      ? `${board.players.length} rated player${board.players.length === 1 ? "" : "s"}.`
-      : "Nobody has finished a rated game yet. Start one against a friend from the home page (tick “Rated”).";
+    const count = board.players.length;
+    $("board-status").textContent = count === 1 ? _("1 rated player.")
+      : count ? _("{count} rated players.", { count: number(count) })
+        : _("Nobody has finished a rated game yet. Start one against a friend from the home page (tick “Rated”).");
   } catch (e) {
     $("board-status").textContent = "";
     $("board-error").textContent = e.message;

@@ -1,6 +1,7 @@
 // Your profile: name this browser's identity, make a recovery code (shown once), and
 // take on an identity from another browser with its recovery code.
 import { api, clear, copyText } from "./api.js";
+import { _ } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -14,9 +15,9 @@ function show(me) {
   $("me-link").href = `/p/${encodeURIComponent(me.player)}`;
   if (me.name) $("name-input").value = me.name;
   $("code-state").textContent = me.recovery
-    ? "This identity has a recovery code. Making a new one turns the old one off."
-    : "This identity has no recovery code yet: without one it lives only in this browser.";
-  $("code-make").textContent = me.recovery ? "Make a new recovery code" : "Make a recovery code";
+    ? _("This identity has a recovery code. Making a new one turns the old one off.")
+    : _("This identity has no recovery code yet: without one it lives only in this browser.");
+  $("code-make").textContent = me.recovery ? _("Make a new recovery code") : _("Make a recovery code");
 }
 
 async function load() {
@@ -36,7 +37,7 @@ async function saveName(event) {
   try {
     const me = await api("/api/me/name", { method: "PUT", body: { name: $("name-input").value } });
     show(me);
-    $("name-status").textContent = `Saved: others now see you as ${me.name}.`;
+    $("name-status").textContent = _("Saved: others now see you as {name}.", { name: me.name });
   } catch (e) {
     showError(e.message);
   } finally {
@@ -72,7 +73,7 @@ async function recover(event) {
     $("recover-input").value = "";
     $("code-shown").hidden = true;
     show(me);
-    $("recover-status").textContent = `This browser is now ${me.label}.`;
+    $("recover-status").textContent = _("This browser is now {name}.", { name: me.label });
   } catch (e) {
     showError(e.message);
   } finally {

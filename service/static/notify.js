@@ -5,6 +5,7 @@
 // load), else as a toast in the page. Pages that list notifications (home.js) listen to
 // the "bingfa:notification" event on window.
 import { el } from "./api.js";
+import { _ } from "./i18n.js";
 
 // The newest seq shown in this browser (any tab), per identity: a recovery code may bring
 // another player's identity (and its own numbering) into this browser.
@@ -29,7 +30,7 @@ function toasts() {
 }
 
 function toast(note) {
-  const close = el("button", { type: "button", class: "toast-close", "aria-label": "Dismiss" }, "×");
+  const close = el("button", { type: "button", class: "toast-close", "aria-label": _("Dismiss") }, "×");
   const item = el("div", { class: `toast toast-${note.kind}`, "data-id": note.id },
     el("a", { href: note.url }, note.text), close);
   close.addEventListener("click", () => item.remove());
@@ -42,7 +43,7 @@ function system(note) {
   shown.onclick = () => { window.focus(); location.assign(note.url); };
 }
 
-const canNotify = () => "Notification" in window && Notification.permission === "granted";
+const canNotify = () => !!window.Notification && Notification.permission === "granted";
 
 function show(note) {
   if (note.seq <= seen(note.player)) return; // another tab showed it already
@@ -55,10 +56,10 @@ function show(note) {
 }
 
 function enableButton() {
-  if (!("Notification" in window) || Notification.permission !== "default") return;
+  if (!window.Notification || Notification.permission !== "default") return;
   const nav = document.querySelector(".site-nav") || document.body;
   const button = el("button", { type: "button", id: "enable-notifications", class: "link-button" },
-    "Enable notifications");
+    _("Enable notifications"));
   button.addEventListener("click", async () => {
     try { await Notification.requestPermission(); } catch { /* an old browser: callbacks only */ }
     button.remove();

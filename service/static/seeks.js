@@ -2,6 +2,7 @@
 // one, and this browser's own seeks with Cancel and, once accepted, a link to the game.
 import { api, clear, el, getToken, setToken } from "./api.js";
 import { clockFields } from "./clock_fields.js";
+import { _, ago } from "./i18n.js";
 import { loadKind } from "./kinds.js";
 import { gameFields } from "./new_game.js";
 
@@ -28,31 +29,26 @@ function showError(message) {
   $("seeks-error").hidden = !message;
 }
 
-// The colour a seek wants, in words: "either colour", or "wants <the seat's label>".
-async function colourText(seek) {
-  if (seek.colour === "random") return "either colour";
+// What a seek offers, in one sentence: its summary and the colour it wants ("either
+// colour", or "wants <the seat's label>").
+async function offerText(seek) {
+  const summary = seek.summary;
+  if (seek.colour === "random") return _("{summary}; either colour", { summary });
+  return _("{summary}; wants {seat}", { summary, seat: await labelOf(seek, seek.colour) });
+}
+
+async function labelOf(seek, seat) {
   try {
-    return `wants ${(await loadKind(seek.game)).label(seek.colour)}`;
+    return (await loadKind(seek.game)).label(seat);
   } catch {
-    return `wants ${seek.colour}`;
+    return seat;
   }
 }
 
-async function seatLabel(seek) {
-  try {
-    return (await loadKind(seek.game)).label(seek.seat);
-  } catch {
-    return seek.seat;
-  }
-}
-
+// How long ago a seek was posted ("5 minutes ago"), CLDR's words; nothing for a bad time.
 function age(iso) {
-  const minutes = Math.max(0, Math.round((Date.now() - Date.parse(iso)) / 60000));
-  if (minutes < 1) return "just now";
-  if (minutes < 60) return `${minutes} min ago`;
-  const hours = Math.round(minutes / 60);
-  if (hours < 48) return `${hours} h ago`;
-  return `${Math.round(hours / 24)} days ago`;
+  const at = Date.parse(iso);
+  return Number.isNaN(at) ? "" : ago(at);
 }
 
 function gameHref(seek) {
@@ -64,11 +60,11 @@ let mineIds = new Set();
 async function openItem(seek) {
   const mine = mineIds.has(seek.id);
   const action = mine
-    ? el("span", { class: "badge" }, "your seek")
-    : el("button", { type: "button", class: "primary", "data-accept": seek.id, onclick: () => accept(seek) }, "Accept");
+    ? el("span", { class: "badge" }, _("your seek"))
+    : el("button", { type: "button", class: "primary", "data-accept": seek.id, onclick: () => accept(seek) }, _("Accept"));
   return el("li", { class: "seek", "data-seek": seek.id },
     el("a", { class: "seek-who", href: `/p/${encodeURIComponent(seek.player)}` }, seek.name),
-    el("span", { class: "seek-what" }, `${seek.summary}; ${await colourText(seek)}`),
+    el("span", { class: "seek-what" }, await offerText(seek)),
     el("span", { class: "muted seek-age" }, age(seek.created_at)),
     action);
 }
@@ -79,13 +75,13 @@ async function mineItem(seek) {
     // Give the game page the seat's token, so it plays the seat as an invite link would.
     const token = seekToken(seek.id);
     if (token && !getToken(seek.game_id, seek.seat)) setToken(seek.game_id, seek.seat, token);
-    parts.push(el("span", {}, `Accepted: you play ${await seatLabel(seek)}.`),
-      el("a", { class: "button primary", href: gameHref(seek), "data-game": seek.game_id }, "Go to your game"));
+    parts.push(el("span", {}, _("Accepted: you play {seat}.", { seat: await labelOf(seek, seek.seat) })),
+      el("a", { class: "button primary", href: gameHref(seek), "data-game": seek.game_id }, _("Go to your game")));
   } else if (seek.status === "open") {
-    parts.push(el("span", { class: "muted" }, `waiting, posted ${age(seek.created_at)}`),
-      el("button", { type: "button", "data-cancel": seek.id, onclick: () => cancel(seek) }, "Cancel"));
+    parts.push(el("span", { class: "muted" }, _("waiting, posted {ago}", { ago: age(seek.created_at) })),
+      el("button", { type: "button", "data-cancel": seek.id, onclick: () => cancel(seek) }, _("Cancel")));
   } else {
-    parts.push(el("span", { class: "muted" }, "being accepted…"));
+    parts.push(el("span", { class: "muted" }, _("being accepted…")));
   }
   return el("li", { class: "seek", "data-seek": seek.id, "data-status": seek.status }, parts);
 }
@@ -102,8 +98,8 @@ async function load() {
     mineIds = new Set(mine.seeks.map((s) => s.id));
     const [opened, mined] = await Promise.all([Promise.all(open.seeks.map(openItem)), Promise.all(mine.seeks.map(mineItem))]);
     clear($("open-seeks"), opened.length ? opened
-      : el("li", {}, "Nobody is looking for a game right now. Post a seek below."));
-    clear($("my-seeks"), mined.length ? mined : el("li", {}, "None yet."));
+      : el("li", {}, _("Nobody is looking for a game right now. Post a seek below.")));
+    clear($("my-seeks"), mined.length ? mined : el("li", {}, _("None yet.")));
   } catch (e) {
     showError(e.message);
   }
@@ -152,7 +148,7 @@ async function post(event) {
   try {
     const posted = await api("/api/seeks", { method: "POST", body });
     keepSeekToken(posted.seek.id, posted.token);
-    $("seek-summary").textContent = `Posted: ${posted.seek.summary}. It stays open for a week, or until you cancel it.`;
+    $("seek-summary").textContent = _("Posted: {summary}. It stays open for a week, or until you cancel it.", { summary: posted.seek.summary });
     await refresh();
   } catch (e) {
     showError(e.message);

@@ -8,13 +8,14 @@ written from the same options.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
 import games
 from events.schemas import StrictBoolean
+from games import i18n
 from games.base import Catalogue, Option, RulesError, match_of
 from games.messages import render
 
@@ -50,41 +51,56 @@ def said(words: list[str], last: str = "or") -> str:
 
 
 # -- as the API gives it -------------------------------------------------------------------
-def option_json(option: Option) -> dict[str, Any]:
+def words(key: str, locale: str | None = None) -> Callable[[str], str]:
+    """The catalogue's words of the game in ``locale`` (default: the request's): its
+    package's catalog, context ``catalogue`` (English where it has none)."""
+    from service.catalogs import folder_of
+    from service.i18n import locale as current
+
+    found = i18n.translations(str(folder_of(games.get(key))), locale or current())
+    return lambda english: found.pgettext("catalogue", english) if english else english
+
+
+def option_json(option: Option, word: Callable[[str], str] = str) -> dict[str, Any]:
     return {
         "name": option.name,
         "kind": option.kind,
-        "label": option.label,
+        "label": word(option.label),
         "default": option.default,
-        "choices": [{"value": value, "label": text} for value, text in option.choices],
-        "help": option.help,
+        "choices": [{"value": value, "label": word(text)} for value, text in option.choices],
+        "help": word(option.help),
     }
 
 
-def kind_json(key: str) -> dict[str, Any]:
-    """A game's catalogue as plain JSON (``GET /api/kinds``)."""
+def kind_json(key: str, locale: str | None = None) -> dict[str, Any]:
+    """A game's catalogue as plain JSON (``GET /api/kinds``), its words in ``locale``
+    (default: the request's)."""
     cat = catalogue(key)
+    word = words(key, locale)
     return {
         "key": key,
-        "title": cat.title,
-        "summary": cat.summary,
-        "seats": [{"id": s.id, "label": s.label, "colour": s.colour} for s in cat.seats],
-        "options": [option_json(o) for o in cat.options],
-        "match": match_json(key),
+        "title": word(cat.title),
+        "summary": word(cat.summary),
+        "seats": [{"id": s.id, "label": word(s.label), "colour": s.colour} for s in cat.seats],
+        "options": [option_json(o, word) for o in cat.options],
+        "match": match_json(key, locale),
     }
 
 
-def match_json(key: str) -> dict[str, Any] | None:
+def match_json(key: str, locale: str | None = None) -> dict[str, Any] | None:
     """Whether the game can be played as a match of linked games, and how it says it."""
-    parts = match_of(games.REGISTRY[key])
+    from service.narration import messages
+
+    rules = games.REGISTRY[key]
+    parts = match_of(rules)
     if parts is None:
         return None
-    label = render(games.REGISTRY[key].text.messages, (parts.label, {}))  # a message id
+    label = render(messages(rules, locale), (parts.label, {}))  # a message id
     return {"games_in_match": parts.games_in_match, "label": label}
 
 
-def kinds_json() -> list[dict[str, Any]]:
-    return [kind_json(key) for key in games.REGISTRY]
+def kinds_json(locale: str | None = None) -> list[dict[str, Any]]:
+    return [kind_json(key, locale) for key in games.REGISTRY]
 
 
 # -- options: a schema derived from the catalogue ------------------------------------------

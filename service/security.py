@@ -153,6 +153,11 @@ def register(app: Flask) -> None:
         if request.method not in WRITES:
             return None
         origin = request.headers.get("Origin")
+        if origin == "null" and request.headers.get("Sec-Fetch-Site") == "same-origin":
+            # a form of our own pages (the language picker): under "Referrer-Policy:
+            # no-referrer" a browser sends "Origin: null" for a form's POST, and says
+            # where it comes from in Sec-Fetch-Site, a header no page can set
+            return None
         if origin is not None and not served_here(origin, origins):
             return problem(403, "cross-origin", "Cross-origin write refused",
                            f"requests from {origin[:100]!r} may not change anything here; "

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.i18n import said
 from games.sun_tzu import rulings
 from games.sun_tzu.components import BONUS, MINUS, NUMBERS, PLAGUE, PROVINCE_INDEX, PROVINCES, SEATS
 
@@ -135,18 +136,20 @@ def take_error(tiers: list, need: int, take: dict[int, int]) -> str | None:
     available = {p: n for tier in tiers for p, n in tier}
     for p, k in take.items():
         if p not in available:
-            return f"you cannot take armies from {PROVINCES[p]} for this"
+            return said("you cannot take armies from {province} for this", province=PROVINCES[p])
         if k > available[p]:
-            return f"you have only {available[p]} armies in {PROVINCES[p]}"
+            return said(
+                "you have only {n} armies in {province}", n=available[p], province=PROVINCES[p]
+            )
     expected = rulings.armies_placed(need, sum(available.values()))
     if sum(take.values()) != expected:
-        return f"you must take exactly {expected} armies from the board"
+        return said("you must take exactly {expected} armies from the board", expected=expected)
     for i, tier in enumerate(tiers[:-1]):
         emptied = all(take.get(p, 0) == n for p, n in tier)
         later = any(take.get(p, 0) for t in tiers[i + 1 :] for p, _ in t)
         if later and not emptied:
             names = ", ".join(PROVINCES[p] for p, _ in tier)
-            return f"take from the adjacent provinces ({names}) before any other"
+            return said("take from the adjacent provinces ({names}) before any other", names=names)
     return None
 
 

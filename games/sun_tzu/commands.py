@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.base import RulesError
+from games.i18n import said
 from games.sun_tzu import battle, rulings
 from games.sun_tzu.components import (
     ACTIVE_WARLORDS,
@@ -44,22 +45,23 @@ from games.sun_tzu.state import State, apply_in_place
 
 # The same decisions, said of the other player.
 THEIR_WORDS = {
-    "choose_warlord": "choose their Warlord",
-    "extra_warlord": "choose an extra Warlord (War chariot)",
-    "place": "place their cards",
-    "next_province": "name the next province to fight",
-    "sources": "say where their armies come from",
-    "after_battles": "play or pass their Warlord after the battles",
-    "keep": "choose the cards to keep",
+    "choose_warlord": said("choose their Warlord"),
+    "extra_warlord": said("choose an extra Warlord (War chariot)"),
+    "place": said("place their cards"),
+    "next_province": said("name the next province to fight"),
+    "sources": said("say where their armies come from"),
+    "after_battles": said("play or pass their Warlord after the battles"),
+    "keep": said("choose the cards to keep"),
 }
+# what a decision asks, in an error's sentence (each said(): translated with the sentence)
 KIND_WORDS = {
-    "choose_warlord": "choose your Warlord",
-    "extra_warlord": "choose an extra Warlord (War chariot)",
-    "place": "place your cards",
-    "next_province": "name the next province to fight",
-    "sources": "say where your armies come from",
-    "after_battles": "play or pass your Warlord after the battles",
-    "keep": "choose the cards to keep",
+    "choose_warlord": said("choose your Warlord"),
+    "extra_warlord": said("choose an extra Warlord (War chariot)"),
+    "place": said("place your cards"),
+    "next_province": said("name the next province to fight"),
+    "sources": said("say where your armies come from"),
+    "after_battles": said("play or pass your Warlord after the battles"),
+    "keep": said("choose the cards to keep"),
 }
 
 
@@ -67,13 +69,20 @@ def options_of(options: Mapping[str, Any] | None) -> tuple[str, bool]:
     options = dict(options or {})
     unknown = set(options) - {"variant", "events"}
     if unknown:
-        raise RulesError(f"Sun Tzu has no option {sorted(unknown)[0]!r}; use variant and events")
+        raise RulesError(
+            said(
+                "Sun Tzu has no option {option!r}; use variant and events",
+                option=sorted(unknown)[0],
+            )
+        )
     variant = options.get("variant", "standard")
     if variant not in VARIANTS:
-        raise RulesError(f"the variant must be standard or beginner, not {variant!r}")
+        raise RulesError(
+            said("the variant must be standard or beginner, not {variant!r}", variant=variant)
+        )
     events = options.get("events", False)
     if not isinstance(events, bool):
-        raise RulesError("the events option is true or false")
+        raise RulesError(said("the events option is true or false"))
     return variant, events
 
 
@@ -126,24 +135,37 @@ def setup(options: Mapping[str, Any] | None, rng: Any) -> list[dict[str, Any]]:
 
 def decide(state: State, seat_name: str, command: Any, rng: Any = None) -> list[dict[str, Any]]:
     if seat_name not in SEATS:
-        raise RulesError(f"there is no seat {seat_name!r} in Sun Tzu; the seats are blue and red")
+        raise RulesError(
+            said(
+                "there is no seat {seat_name!r} in Sun Tzu; the seats are blue and red",
+                seat_name=seat_name,
+            )
+        )
     if not isinstance(command, Mapping) or not isinstance(command.get("type"), str):
-        raise RulesError('a command is an object with a "type", for example {"type": "place"}')
+        raise RulesError(
+            said('a command is an object with a "type", for example {"type": "place"}')
+        )
     if state.phase == "over":
-        raise RulesError("the game is over")
+        raise RulesError(said("the game is over"))
     if state.phase == "new":
-        raise RulesError("the game has not been set up yet")
+        raise RulesError(said("the game has not been set up yet"))
     handler = HANDLERS.get(command["type"])
     if handler is None:
         kinds = ", ".join(sorted(HANDLERS))
-        raise RulesError(f"there is no command {command['type']!r}; the commands are: {kinds}")
+        raise RulesError(
+            said(
+                "there is no command {command!r}; the commands are: {kinds}",
+                command=command["type"],
+                kinds=kinds,
+            )
+        )
     seat = SEATS.index(seat_name)
     out: list[dict[str, Any]] = []
     st = state.copy()  # decide's private scratch state; the caller's state is never touched
     extra = command.get("reinforce", ())
     if command["type"] != "reinforce":
         if not isinstance(extra, list | tuple):
-            raise RulesError("reinforce is a list of the cards you discard, one per army")
+            raise RulesError(said("reinforce is a list of the cards you discard, one per army"))
         for card in extra:
             _apply(st, _reinforcement(st, seat, card), out)
     for event in handler(st, seat, command):
@@ -164,21 +186,45 @@ def _owes(st: State, seat: int, kind: str) -> None:
         return
     mine = due.get(seat)
     if mine:
-        raise RulesError(f"you cannot {KIND_WORDS[kind]} now: first {KIND_WORDS[mine]}")
+        raise RulesError(
+            said(
+                "you cannot {asked} now: first {owed}",
+                asked=KIND_WORDS[kind],
+                owed=KIND_WORDS[mine],
+            )
+        )
     if due:
-        waiting = " and ".join(f"{SEATS[s]} to {THEIR_WORDS[k]}" for s, k in sorted(due.items()))
-        raise RulesError(f"you cannot {KIND_WORDS[kind]} now: waiting for {waiting}")
-    raise RulesError(f"you cannot {KIND_WORDS[kind]} now")
+        owing = [
+            said("{seat} to {asked}", seat=SEATS[s], asked=THEIR_WORDS[k])
+            for s, k in sorted(due.items())
+        ]
+        waiting = (
+            owing[0]
+            if len(owing) == 1
+            else said("{first} and {second}", first=owing[0], second=owing[1])
+        )
+        raise RulesError(
+            said(
+                "you cannot {asked} now: waiting for {waiting}",
+                asked=KIND_WORDS[kind],
+                waiting=waiting,
+            )
+        )
+    raise RulesError(said("you cannot {asked} now", asked=KIND_WORDS[kind]))
 
 
 # ---------------------------------------------------------------------------------------
 def _reinforcement(st: State, seat: int, card: Any) -> dict[str, Any]:
     if not st.aside[seat]:
-        raise RulesError("your set-aside pool is empty, so there is no army to reinforce with")
+        raise RulesError(
+            said("your set-aside pool is empty, so there is no army to reinforce with")
+        )
     if not isinstance(card, str) or card not in st.hands[seat]:
-        raise RulesError(f"you have no {card!r} in hand to discard")
+        raise RulesError(said("you have no {card!r} in hand to discard", card=card))
     if card in FRAMED:
-        raise RulesError(f"the {card} is a framed card; discard a 7-10, a bonus, -1 or Plague")
+        raise RulesError(
+            said("the {card} is a framed card; discard a 7-10, a bonus, -1 or Plague", card=card)
+        )
     return {"type": "reinforced", "visible_to": "all", "seat": SEATS[seat], "card": card}
 
 
@@ -204,11 +250,22 @@ def _warlord_choice(st: State, seat: int, cmd: Mapping[str, Any], extra: bool) -
     warlord = cmd.get("warlord")
     mine = WARLORDS_OF[seat]
     if warlord not in mine:
-        raise RulesError(f"{warlord!r} is not one of your Warlords: " + ", ".join(mine))
+        raise RulesError(
+            said(
+                "{warlord!r} is not one of your Warlords: {warlords}",
+                warlord=warlord,
+                warlords=", ".join(mine),
+            )
+        )
     if warlord in st.kept[seat]:
-        raise RulesError(f"you already hold {warlord}")
+        raise RulesError(said("you already hold {warlord}", warlord=warlord))
     if extra and warlord not in unused_warlords(st, seat):
-        raise RulesError(f"{warlord} only acts at the start of the game; choose another Warlord")
+        raise RulesError(
+            said(
+                "{warlord} only acts at the start of the game; choose another Warlord",
+                warlord=warlord,
+            )
+        )
     event = {
         "type": "warlord_chosen",
         "visible_to": SEATS[seat],
@@ -224,22 +281,33 @@ def _cmd_place(st: State, seat: int, cmd: Mapping[str, Any]) -> list:
     _owes(st, seat, "place")
     cards = cmd.get("cards")
     if not isinstance(cards, Mapping) or set(cards) != set(PROVINCES):
-        raise RulesError("place one card in front of each province: " + ", ".join(PROVINCES))
+        raise RulesError(
+            said(
+                "place one card in front of each province: {provinces}",
+                provinces=", ".join(PROVINCES),
+            )
+        )
     wanted = Counter(cards.values())
     have = Counter(st.hands[seat])
     for card, n in wanted.items():
         if have[card] < n:
             held = f"only {have[card]}" if have[card] else "none"
-            raise RulesError(f"you placed {n} × {card!r} but have {held} in hand")
+            raise RulesError(
+                said("you placed {n} × {card!r} but have {held} in hand", n=n, card=card, held=held)
+            )
     plan = _plan(st, seat, cmd)
     doubled = any(p.get("warlord") == "double_six" for p in plan.get("warlords", ()))
     for name, card in cards.items():
         if card == "6" and st.markers[PROVINCE_INDEX[name]][seat] and not doubled:
-            raise RulesError(f"your 6-marker already stands in {name}; your 6 cannot go there")
+            raise RulesError(
+                said("your 6-marker already stands in {name}; your 6 cannot go there", name=name)
+            )
     if doubled and rulings.DOUBLE_SIX_NEEDS_SIX_ON_MARKER:
         where = next(n for n, c in cards.items() if c == "6") if "6" in wanted else None
         if where is None or not st.markers[PROVINCE_INDEX[where]][seat]:
-            raise RulesError("Double six is played with a 6 placed where your 6-marker stands")
+            raise RulesError(
+                said("Double six is played with a 6 placed where your 6-marker stands")
+            )
     return [
         {
             "type": "placed",
@@ -261,16 +329,18 @@ def _plan(st: State, seat: int, cmd: Mapping[str, Any]) -> dict[str, Any]:
         plan["warlords"] = plays
     arm = cmd.get("arm", {})
     if not isinstance(arm, Mapping):
-        raise RulesError('arm is an object such as {"counter_plague": true}')
+        raise RulesError(said('arm is an object such as {"counter_plague": true}'))
     for warlord, how in arm.items():
         if warlord not in REACTIVE_WARLORDS:
-            raise RulesError(f"{warlord!r} is not a Warlord that fires by itself")
+            raise RulesError(
+                said("{warlord!r} is not a Warlord that fires by itself", warlord=warlord)
+            )
         if not holds(st, seat, warlord):
-            raise RulesError(f"you do not hold {warlord}")
+            raise RulesError(said("you do not hold {warlord}", warlord=warlord))
         if warlord == "restraint" and how not in PROVINCES and how is not None:
-            raise RulesError("arm Restraint with the province it guards")
+            raise RulesError(said("arm Restraint with the province it guards"))
         if warlord != "restraint" and not isinstance(how, bool):
-            raise RulesError(f"arm {warlord} with true or false")
+            raise RulesError(said("arm {warlord} with true or false", warlord=warlord))
     armed = {w: h for w, h in arm.items() if h}
     if armed:
         plan["arm"] = armed
@@ -278,13 +348,13 @@ def _plan(st: State, seat: int, cmd: Mapping[str, Any]) -> dict[str, Any]:
     if order is not None:
         plan["order"] = _provinces(order, st)
         if len(plan["order"]) > 1 and not rulings.ORDER_MAY_BE_NAMED_IN_ADVANCE:
-            raise RulesError("name only the next province")
+            raise RulesError(said("name only the next province"))
     supply = cmd.get("supply")
     if supply is not None:
         if isinstance(supply, list):
             _provinces(supply, st, fought_ok=True)
         elif supply not in ("largest", "smallest"):
-            raise RulesError('supply is "largest", "smallest" or a list of provinces')
+            raise RulesError(said('supply is "largest", "smallest" or a list of provinces'))
         plan["supply"] = supply
     return plan
 
@@ -293,14 +363,14 @@ def _check_plays(st: State, seat: int, plays: Any, before: bool) -> list[dict[st
     """Warlord plays take effect in the order given, so each is checked against the board
     as the plays before it leave it (on a scratch copy)."""
     if not isinstance(plays, list):
-        raise RulesError("warlords is a list of Warlord plays (empty for none)")
+        raise RulesError(said("warlords is a list of Warlord plays (empty for none)"))
     scratch = st.copy()
     checked = []
     for play in plays:
         if not isinstance(play, Mapping):
-            raise RulesError('a Warlord play is an object such as {"warlord": "remove", ...}')
+            raise RulesError(said('a Warlord play is an object such as {"warlord": "remove", ...}'))
         if any(p["warlord"] == play.get("warlord") for p in checked):
-            raise RulesError(f"you can play {play.get('warlord')} only once")
+            raise RulesError(said("you can play {warlord} only once", warlord=play.get("warlord")))
         _check_play(scratch, seat, play, before)
         checked.append(dict(play))
         effect = play_warlord(scratch, seat, checked[-1])
@@ -312,11 +382,13 @@ def _check_plays(st: State, seat: int, plays: Any, before: bool) -> list[dict[st
 def _check_play(st: State, seat: int, play: Mapping[str, Any], before: bool) -> None:
     warlord = play.get("warlord")
     if warlord not in ACTIVE_WARLORDS:
-        raise RulesError(f"{warlord!r} is not a Warlord you play with targets")
+        raise RulesError(
+            said("{warlord!r} is not a Warlord you play with targets", warlord=warlord)
+        )
     if not holds(st, seat, warlord):
-        raise RulesError(f"you do not hold {warlord}")
+        raise RulesError(said("you do not hold {warlord}", warlord=warlord))
     if not before and warlord not in EARLY_WARLORDS:
-        raise RulesError(f"{warlord} cannot be played after the battles")
+        raise RulesError(said("{warlord} cannot be played after the battles", warlord=warlord))
     error = play_error(st, seat, dict(play))
     if error:
         raise RulesError(error)
@@ -324,14 +396,24 @@ def _check_play(st: State, seat: int, play: Mapping[str, Any], before: bool) -> 
 
 def _provinces(names: Any, st: State, fought_ok: bool = False) -> list[str]:
     if not isinstance(names, list) or not names:
-        raise RulesError("give a list of province names: " + ", ".join(PROVINCES))
+        raise RulesError(
+            said("give a list of province names: {provinces}", provinces=", ".join(PROVINCES))
+        )
     if len(set(map(str, names))) != len(names):
-        raise RulesError("name each province once")
+        raise RulesError(said("name each province once"))
     for name in names:
         if name not in PROVINCE_INDEX:
-            raise RulesError(f"there is no province {name!r}; they are " + ", ".join(PROVINCES))
+            raise RulesError(
+                said(
+                    "there is no province {name!r}; they are {provinces}",
+                    name=name,
+                    provinces=", ".join(PROVINCES),
+                )
+            )
         if not fought_ok and PROVINCE_INDEX[name] in st.fought:
-            raise RulesError(f"the battle in {name} has already been fought this round")
+            raise RulesError(
+                said("the battle in {name} has already been fought this round", name=name)
+            )
     return list(names)
 
 
@@ -342,7 +424,7 @@ def _cmd_next_province(st: State, seat: int, cmd: Mapping[str, Any]) -> list:
         names = [cmd["province"]]
     names = _provinces(names, st)
     if len(names) > 1 and not rulings.ORDER_MAY_BE_NAMED_IN_ADVANCE:
-        raise RulesError("name only the next province")
+        raise RulesError(said("name only the next province"))
     assert next_province(st) is None
     return [order_named(seat, names)]
 
@@ -355,13 +437,13 @@ def _cmd_sources(st: State, seat: int, cmd: Mapping[str, Any]) -> list:
     task = st.tasks[0]
     take_in = cmd.get("take", {})
     if not isinstance(take_in, Mapping):
-        raise RulesError('take is an object such as {"Qin": 2}')
+        raise RulesError(said('take is an object such as {"Qin": 2}'))
     take: dict[int, int] = {}
     for name, n in take_in.items():
         if name not in PROVINCE_INDEX:
-            raise RulesError(f"there is no province {name!r}")
+            raise RulesError(said("there is no province {name!r}", name=name))
         if not isinstance(n, int) or isinstance(n, bool) or n < 0:
-            raise RulesError(f"take a whole number of armies from {name}")
+            raise RulesError(said("take a whole number of armies from {name}", name=name))
         if n:
             take[PROVINCE_INDEX[name]] = n
     reserve = st.reserve[seat]
@@ -389,11 +471,17 @@ def _cmd_keep(st: State, seat: int, cmd: Mapping[str, Any]) -> list:
     n = st.keep_n[seat]
     drawn = st.drawn[seat]
     if not isinstance(keep, list) or len(keep) != n:
-        raise RulesError(f"keep exactly {n} of the cards you drew: " + ", ".join(drawn))
+        raise RulesError(
+            said("keep exactly {n} of the cards you drew: {drawn}", n=n, drawn=", ".join(drawn))
+        )
     rest = list(drawn)
     for card in keep:
         if card not in rest:
-            raise RulesError(f"you did not draw {card!r}; you drew " + ", ".join(drawn))
+            raise RulesError(
+                said(
+                    "you did not draw {card!r}; you drew {drawn}", card=card, drawn=", ".join(drawn)
+                )
+            )
         rest.remove(card)
     return [
         {

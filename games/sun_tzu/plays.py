@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.i18n import said
 from games.sun_tzu import rulings
 from games.sun_tzu.components import (
     ACTIVE_WARLORDS,
@@ -23,34 +24,44 @@ def play_error(st: State, seat: int, play: dict[str, Any]) -> str | None:
     """Why this Warlord play cannot take effect now (None when it can)."""
     warlord = play.get("warlord")
     if warlord not in ACTIVE_WARLORDS:
-        return f"{warlord!r} is not a Warlord you can play with targets"
+        return said("{warlord!r} is not a Warlord you can play with targets", warlord=warlord)
     if warlord in EARLY_WARLORDS and st.round > 6:
-        return f"{warlord} can only be played in rounds 1 to 6"
+        return said("{warlord} can only be played in rounds 1 to 6", warlord=warlord)
     who = SEATS[seat]
     if warlord == "remove":
         p = _province(play, "province")
         if p is None:
-            return "Remove needs a province: name one of " + ", ".join(PROVINCES)
+            return said(
+                "Remove needs a province: name one of {provinces}", provinces=", ".join(PROVINCES)
+            )
         if st.owner(p) is None:
-            return f"there is no army to remove in {PROVINCES[p]}"
+            return said("there is no army to remove in {province}", province=PROVINCES[p])
     elif warlord == "reinforce":
         p = _province(play, "province")
         if p is None:
-            return "Reinforce needs a province you control"
+            return said("Reinforce needs a province you control")
         if st.owner(p) != seat:
-            return f"you do not control {PROVINCES[p]}, so you cannot reinforce it"
+            return said(
+                "you do not control {province}, so you cannot reinforce it", province=PROVINCES[p]
+            )
         if not st.reserve[seat]:
-            return "your reserve is empty, so Reinforce has no army to place"
+            return said("your reserve is empty, so Reinforce has no army to place")
     elif warlord == "manoeuvre":
         a, b = _province(play, "from"), _province(play, "to")
         if a is None or b is None:
-            return "Manoeuvre needs a province to move from and an adjacent one to move to"
+            return said("Manoeuvre needs a province to move from and an adjacent one to move to")
         if not st.armies[a][seat]:
-            return f"you have no army in {PROVINCES[a]} to move"
+            return said("you have no army in {province} to move", province=PROVINCES[a])
         if b not in rulings.ADJACENT[a]:
-            return f"{PROVINCES[b]} is not adjacent to {PROVINCES[a]}"
+            return said(
+                "{other} is not adjacent to {province}", other=PROVINCES[b], province=PROVINCES[a]
+            )
         if st.owner(b) not in (None, seat):
-            return f"{PROVINCES[b]} is held by your opponent; Manoeuvre needs an empty or {who} one"
+            return said(
+                "{other} is held by your opponent; Manoeuvre needs an empty or {who} one",
+                other=PROVINCES[b],
+                who=who,
+            )
     return None
 
 

@@ -22,6 +22,7 @@ from games.messages import Join, Message, msg
 from games.sun_tzu.catalogue import CATALOGUE
 from games.sun_tzu.components import PROVINCES, SEATS, STANDARD_DECK, VARIANTS
 from games.sun_tzu.glossary import GLOSSARY  # the board's tooltips (glossary.py)
+from games.sun_tzu.page import PAGE  # the page parts' words (web/*.js)
 
 # -- names and texts of the components -----------------------------------------------------
 WARLORDS = {
@@ -235,7 +236,7 @@ SENTENCES = {
     "raw": "{text}",  # a name this table does not know, said as it is
 }
 
-MESSAGES: dict[str, str] = {**_names(), **SENTENCES, **GLOSSARY}
+MESSAGES: dict[str, str] = {**_names(), **SENTENCES, **GLOSSARY, **PAGE}
 
 
 # -- helpers -------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from itertools import combinations
 from typing import Any
 
 from games.base import RulesError
+from games.i18n import said
 from games.warring_states import board as B
 from games.warring_states import rules as R
 from games.warring_states import state as S
@@ -146,10 +147,20 @@ def check(st: dict, side: str, cmd: dict) -> dict:
     if params not in options:
         name = D.cards[kind_of(cmd["card"])].name
         if not options:
-            raise RulesError(f"{name} cannot be played face up now (its condition does not "
-                             "hold, or it only answers the opponent)")  # fmt: skip
-        raise RulesError(f"{name} cannot be played that way now: "
-                         f"{'; '.join(map(str, options))}")  # fmt: skip
+            raise RulesError(
+                said(
+                    "{name} cannot be played face up now (its condition does not hold, "
+                    "or it only answers the opponent)",
+                    name=name,
+                )
+            )
+        raise RulesError(
+            said(
+                "{name} cannot be played that way now: {options}",
+                name=name,
+                options="; ".join(map(str, options)),
+            )
+        )
     return params
 
 
@@ -451,7 +462,7 @@ def do_pick(c: R.Ctx, seat: str, cmd: dict) -> None:
     kind = op["owed"]["kind"]
     card = cmd.get("card")
     if {"type": "pick", "card": card} not in pick_commands(st, side, kind):
-        raise RulesError("that card is not one you may pick now")
+        raise RulesError(said("that card is not one you may pick now"))
     if kind == "take":
         c.emit({"type": "cards_drawn", "visible_to": seat, "side": side, "cards": [card],
                 "why": "search"})  # fmt: skip
@@ -523,5 +534,5 @@ def respond_in_char_window(c: R.Ctx, seat: str, option: dict) -> None:
     side = R.side_of(c.st, seat)
     card = next((x for x in c.st["hands"][side] if kind_of(x) == option["card"]), None)
     if card is None:
-        raise RulesError(f"you hold no {D.cards[option['card']].name}")
+        raise RulesError(said("you hold no {card}", card=D.cards[option["card"]].name))
     cancel(c, side, card, auto=False)

@@ -15,6 +15,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from games.i18n import said
+
 PATH = Path(__file__).with_name("data.json")
 SIDES = ("lianheng", "alliance")
 
@@ -136,10 +138,17 @@ class Data:
         one of its alternatives is refused, naming the choices."""
         for name, value in (overrides or {}).items():
             if name not in self.config_values:
-                raise ValueError(f"there is no config switch {name!r}")
+                raise ValueError(said("there is no config switch {name!r}", name=name))
             if value not in self.config_values[name]:
                 choices = ", ".join(map(str, self.config_values[name]))
-                raise ValueError(f"{name} is one of {choices}, not {value!r}")
+                raise ValueError(
+                    said(
+                        "{name} is one of {choices}, not {value!r}",
+                        name=name,
+                        choices=choices,
+                        value=value,
+                    )
+                )
         return replace(self.default_config, **overrides) if overrides else self.default_config
 
     def deck(self, side: str, cfg: Config) -> tuple[str, ...]:

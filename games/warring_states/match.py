@@ -14,9 +14,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.base import RulesError
+from games.i18n import said
 from games.messages import Message, msg
 from games.warring_states import victory
-from games.warring_states.text import MESSAGES
 
 REASONS = ("more_rp", "equal_rp", "resignation", "time", "agreement")  # "match.why.<r>"
 
@@ -28,7 +28,12 @@ class TwoGames:
     @staticmethod
     def check(options: Mapping[str, Any]) -> None:
         if options.get("victory", "basic") != "basic":
-            raise RulesError(MESSAGES["match.basic_only"])
+            raise RulesError(
+                said(
+                    "a two-game match decides the winner by the two games' Qin RP: play it with "
+                    "the basic victory rule, not the competitive bid"
+                )
+            )
 
     @staticmethod
     def next_options(options: Mapping[str, Any], outcome: Mapping[str, Any]) -> dict[str, Any]:

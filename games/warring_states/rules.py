@@ -21,6 +21,7 @@ from itertools import combinations
 from typing import Any
 
 from games.base import RulesError
+from games.i18n import said
 from games.warring_states import board as B
 from games.warring_states import state as S
 from games.warring_states.data import kind_of
@@ -110,21 +111,33 @@ def options_of(options: Any) -> tuple[str, str, str, dict]:
     victory = options.pop("victory", "basic")
     first = options.pop("first_side", "lianheng")
     if scenario not in D.scenarios:
-        raise RulesError(f"there is no scenario {scenario!r}; they are {', '.join(SCENARIOS)}")
+        raise RulesError(
+            said(
+                "there is no scenario {scenario!r}; they are {scenarios}",
+                scenario=scenario,
+                scenarios=", ".join(SCENARIOS),
+            )
+        )
     if victory not in VICTORY:
-        raise RulesError(f"the victory rule is one of {', '.join(VICTORY)}, not {victory!r}")
+        raise RulesError(
+            said(
+                "the victory rule is one of {rules}, not {victory!r}",
+                rules=", ".join(VICTORY),
+                victory=victory,
+            )
+        )
     if first not in B.SIDES:
-        raise RulesError("the first player plays lianheng or alliance")
+        raise RulesError(said("the first player plays lianheng or alliance"))
     overrides = dict(options.pop("config", None) or {})
     for name in list(options):
         if name in D.config_values:
             overrides[name] = options.pop(name)
     if options:
-        raise RulesError(f"Warring States has no option {sorted(options)[0]!r}")
+        raise RulesError(said("Warring States has no option {option!r}", option=sorted(options)[0]))
     try:
         config = D.config(overrides)
     except ValueError as exc:
-        raise RulesError(str(exc)) from None
+        raise RulesError(exc.args[0]) from None  # a said() sentence (data.py)
     return scenario, victory, first, config.as_dict()
 
 
@@ -193,13 +206,15 @@ def setup(options: Any, rng: Any) -> list[dict]:
 # -- decide ------------------------------------------------------------------------------------
 def decide(st: dict, seat: str, cmd: Any, rng: Any) -> list[dict]:
     if seat not in SEATS:
-        raise RulesError(f"there is no seat {seat!r}; the seats are first and second")
+        raise RulesError(
+            said("there is no seat {seat!r}; the seats are first and second", seat=seat)
+        )
     if st["phase"] == "over":
-        raise RulesError("the game is over")
+        raise RulesError(said("the game is over"))
     if st["phase"] == "new":
-        raise RulesError("the game has not been set up")
+        raise RulesError(said("the game has not been set up"))
     if not isinstance(cmd, dict) or not isinstance(cmd.get("type"), str):
-        raise RulesError('a command is an object with a "type"')
+        raise RulesError(said('a command is an object with a "type"'))
     kind = cmd["type"]
     c = Ctx(st, rng)
     if kind == "resign":
@@ -212,23 +227,30 @@ def decide(st: dict, seat: str, cmd: Any, rng: Any) -> list[dict]:
         return c.events
     owed = pending(st)
     if seat not in owed:
-        raise RulesError("nothing is asked of you now: it is the other player's decision")
+        raise RulesError(said("nothing is asked of you now: it is the other player's decision"))
     due = owed[seat]
     handler = HANDLERS.get(kind)
     if handler is None or kind not in ACCEPTS[due]:
-        raise RulesError(f"you are asked to {PROMPT[due]}; {kind!r} does not answer that")
+        raise RulesError(
+            said(
+                "you are asked to {asked}; {kind!r} does not answer that",
+                asked=PROMPT[due],
+                kind=kind,
+            )
+        )
     handler(c, seat, cmd)
     advance(c)
     return c.events
 
 
+# what a decision asks, in an error's sentence (each said(): translated with the sentence)
 PROMPT = {
-    "bid": "bid for Lianheng",
-    "action": "play a card or pass",
-    "operate": "carry out a military operation",
-    "choose": "choose one of the options",
-    "respond": "play a Break card or let it pass",
-    "pick": "pick a card",
+    "bid": said("bid for Lianheng"),
+    "action": said("play a card or pass"),
+    "operate": said("carry out a military operation"),
+    "choose": said("choose one of the options"),
+    "respond": said("play a Break card or let it pass"),
+    "pick": said("pick a card"),
 }
 ACCEPTS = {
     "bid": ("bid",),
@@ -265,7 +287,7 @@ def pending(st: dict) -> dict[str, str]:
 def do_bid(c: Ctx, seat: str, cmd: dict) -> None:
     value = cmd.get("rp")
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_BID:
-        raise RulesError(f"a bid is a whole number of RP from 0 to {MAX_BID}")
+        raise RulesError(said("a bid is a whole number of RP from 0 to {MAX_BID}", MAX_BID=MAX_BID))
     c.emit({"type": "bid_made", "visible_to": seat, "seat": seat, "rp": value})
     st = c.st
     if len(st["bids"]) < len(SEATS):
@@ -445,7 +467,7 @@ def do_play(c: Ctx, seat: str, cmd: dict) -> None:
     side = side_of(st, seat)
     card = cmd.get("card")
     if card not in st["hands"][side]:
-        raise RulesError(f"you have no card {card!r} in hand")
+        raise RulesError(said("you have no card {card!r} in hand", card=card))
     face = cmd.get("face")
     if face == "up":
         from games.warring_states import cards
@@ -453,10 +475,12 @@ def do_play(c: Ctx, seat: str, cmd: dict) -> None:
         cards.play(c, side, cmd)
         return
     if face != "down":
-        raise RulesError('a card is played "up" or "down"')
+        raise RulesError(said('a card is played "up" or "down"'))
     action = cmd.get("action")
     if action not in GENERIC:
-        raise RulesError(f"a face-down card makes one of {', '.join(GENERIC)}")
+        raise RulesError(
+            said("a face-down card makes one of {actions}", actions=", ".join(GENERIC))
+        )
     check = {
         "military": check_military_possible,
         "reinforcement": check_reinforcement,
@@ -494,9 +518,9 @@ def do_play(c: Ctx, seat: str, cmd: dict) -> None:
 
 def check_weather(st: dict, side: str, cmd: dict) -> None:
     if st["initiative"]["flipped"]:
-        raise RulesError("the initiative token is flipped: no weather action this turn")
+        raise RulesError(said("the initiative token is flipped: no weather action this turn"))
     if cmd.get("move") not in (True, False):
-        raise RulesError('a weather action says "move": true (to the other space) or false')
+        raise RulesError(said('a weather action says "move": true (to the other space) or false'))
 
 
 def weather(c: Ctx, side: str, cmd: dict) -> None:
@@ -510,11 +534,13 @@ def check_diplomacy(st: dict, side: str, cmd: dict) -> None:
     force, step = cmd.get("force"), cmd.get("dir")
     pos = st["track"].get(force)
     if pos is None:
-        raise RulesError(f"{force!r} has no diplomacy counter on the track")
+        raise RulesError(said("{force!r} has no diplomacy counter on the track", force=force))
     if not pos["received"]:
-        raise RulesError(f"{D.forces[force].id.title()} is Not Received (locked) this turn")
+        raise RulesError(
+            said("{force} is Not Received (locked) this turn", force=D.forces[force].id.title())
+        )
     if step not in (-1, 1):
-        raise RulesError('"dir" is -1 (left, toward Serve Qin) or 1 (right)')
+        raise RulesError(said('"dir" is -1 (left, toward Serve Qin) or 1 (right)'))
 
 
 def diplomacy(c: Ctx, side: str, cmd: dict) -> None:
@@ -568,7 +594,7 @@ def reinforce_table(st: dict) -> dict[str, list[str]]:
 def check_reinforcement(st: dict, side: str, cmd: dict) -> None:
     force, area = cmd.get("force"), cmd.get("area")
     if force not in D.forces:
-        raise RulesError(f"there is no force {force!r}")
+        raise RulesError(said("there is no force {force!r}", force=force))
     content = st["areas"].get(area) if isinstance(area, str) else None
     if not (  # area in reinforce_places(st, force), without listing them
         content is not None
@@ -577,8 +603,12 @@ def check_reinforcement(st: dict, side: str, cmd: dict) -> None:
         and B.stack_of(content, force)
     ):
         raise RulesError(
-            f"{force.title()} cannot be reinforced in {area!r}: it needs "
-            "counters there, in a controlled area"
+            said(
+                "{force} cannot be reinforced in {area!r}: it needs counters there, "
+                "in a controlled area",
+                force=force.title(),
+                area=area,
+            )
         )
 
 
@@ -650,7 +680,9 @@ def can_operate(st: dict, side: str) -> bool:
 
 def check_military_possible(st: dict, side: str, cmd: dict) -> None:
     if not can_operate(st, side):
-        raise RulesError("no force you may direct has a ready counter that can move or attack")
+        raise RulesError(
+            said("no force you may direct has a ready counter that can move or attack")
+        )
 
 
 # -- military operations (§7.4, §8) ------------------------------------------------------------
@@ -751,20 +783,26 @@ def do_operate(c: Ctx, seat: str, cmd: dict) -> None:
     side = side_of(st, seat)
     area, force = cmd.get("area"), cmd.get("force")
     if area not in D.rp:
-        raise RulesError(f"there is no area {area!r}")
+        raise RulesError(said("there is no area {area!r}", area=area))
     if force not in D.forces or not directable(st, side, force):
-        raise RulesError(f"you may not direct {force!r} with this card")
+        raise RulesError(said("you may not direct {force!r} with this card", force=force))
     content = st["areas"][area]
     stack = B.stack_of(content, force)
     if stack is None:
-        raise RulesError(f"{force.title()} has no counters in {D.names[area]}")
+        raise RulesError(
+            said("{force} has no counters in {area}", force=force.title(), area=D.names[area])
+        )
     n, gens = cmd.get("armies"), cmd.get("generals") or []
     if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= stack["ready"]:
-        raise RulesError(f"{force.title()} has {stack['ready']} ready armies there")
+        raise RulesError(
+            said(
+                "{force} has {ready} ready armies there", force=force.title(), ready=stack["ready"]
+            )
+        )
     if len(set(gens)) != len(gens) or any(not stack["gens"].get(g) for g in gens):
-        raise RulesError("those generals are not ready counters of that stack")
+        raise RulesError(said("those generals are not ready counters of that stack"))
     if not 1 <= n + len(gens) <= D.constants.max_counters_per_military_op:
-        raise RulesError("a military operation uses 1 to 4 ready counters")
+        raise RulesError(said("a military operation uses 1 to 4 ready counters"))
     must = st["op"].get("must")
     if must and (
         area != must["area"]
@@ -772,23 +810,23 @@ def do_operate(c: Ctx, seat: str, cmd: dict) -> None:
         or n < must["armies"]
         or not set(must["gens"]) <= set(gens)
     ):
-        raise RulesError("Bolster Morale: the operation uses the counters it readied")
+        raise RulesError(said("Bolster Morale: the operation uses the counters it readied"))
     act = cmd.get("activate")
     if act is None and len(gens) == 1:
         act = gens[0]
     if len(gens) > 1 and act not in gens:
-        raise RulesError("with several generals, activate one of them (§2.2)")
+        raise RulesError(said("with several generals, activate one of them (§2.2)"))
     path = cmd.get("path")
     if not isinstance(path, list):
-        raise RulesError('"path" lists the areas entered, in order ([] for a direct attack)')
+        raise RulesError(said('"path" lists the areas entered, in order ([] for a direct attack)'))
     k = cmd.get("ally", 0)
     ally = ally_of(st, force) if k else None
     if k:
         ally_stack = B.stack_of(content, ally) if ally else None
         if ally_stack is None or not isinstance(k, int) or not 0 < k <= ally_stack["ready"]:
-            raise RulesError("Mi Yue: only ready Yiqu armies of the same area may join Qin")
+            raise RulesError(said("Mi Yue: only ready Yiqu armies of the same area may join Qin"))
         if n + len(gens) + k > D.constants.max_counters_per_military_op:
-            raise RulesError("a military operation uses 1 to 4 ready counters")
+            raise RulesError(said("a military operation uses 1 to 4 ready counters"))
     others = [f for f in B.forces_in(content) if f != force and f != ally]
     mil = {
         "mp": B.ma_of(gens, act) - (B.path_cost(area, path) or 0) if isinstance(path, list) else 0,
@@ -805,7 +843,7 @@ def do_operate(c: Ctx, seat: str, cmd: dict) -> None:
     }
     if not path:
         if not others:
-            raise RulesError("a direct attack needs another force's counters in the area")
+            raise RulesError(said("a direct attack needs another force's counters in the area"))
         new = S.copy(content)
         s = B.stack_of(new, force)
         s["ready"] -= n
@@ -834,8 +872,10 @@ def do_operate(c: Ctx, seat: str, cmd: dict) -> None:
         return
     if not B.path_open(st, area, force, B.ma_of(gens, act), path):
         raise RulesError(
-            "that path is not open: check the borders' costs, the movement "
-            "allowance, and that a move stops where enemy or Neutral counters are"
+            said(
+                "that path is not open: check the borders' costs, the movement "
+                "allowance, and that a move stops where enemy or Neutral counters are"
+            )
         )
     new = S.copy(content)
     pick = vacated(content, {force: n + len(gens), **({ally: k} if ally else {})})
@@ -846,7 +886,9 @@ def do_operate(c: Ctx, seat: str, cmd: dict) -> None:
     succ = cmd.get("successor")
     if pick:
         if succ not in pick:
-            raise RulesError("the city empties: name the force that moves into it (successor)")
+            raise RulesError(
+                said("the city empties: name the force that moves into it (successor)")
+            )
         new["city"] = None
         new["field"] = [x for x in new["field"] if B.size(x)]
         B.promote(new, succ)
@@ -1212,7 +1254,7 @@ def do_respond(c: Ctx, seat: str, option: dict) -> None:
         return
     card = next((x for x in st["hands"][side] if kind_of(x) == kind), None)
     if card is None:
-        raise RulesError(f"you hold no {D.cards[kind].name}")
+        raise RulesError(said("you hold no {card}", card=D.cards[kind].name))
     play_response(c, side, card, auto=False, route=option)
 
 
@@ -1265,7 +1307,7 @@ def play_response(c: Ctx, side: str, card: str, auto: bool, route: dict | None =
 def set_standing(c: Ctx, seat: str, cmd: dict) -> None:
     mode = cmd.get("mode")
     if mode not in ("ask", "never", "auto"):
-        raise RulesError('standing instructions are "ask", "never" or "auto" (with "cards")')
+        raise RulesError(said('standing instructions are "ask", "never" or "auto" (with "cards")'))
     cards = cmd.get("cards") or []
     side = side_of(c.st, seat)
     breaks = {
@@ -1276,7 +1318,9 @@ def set_standing(c: Ctx, seat: str, cmd: dict) -> None:
     }
     known = [k for k, s in breaks.items() if side is None or s == side]
     if mode == "auto" and (not cards or any(k not in known for k in cards)):
-        raise RulesError(f"auto plays some of your Break cards: {', '.join(known)}")
+        raise RulesError(
+            said("auto plays some of your Break cards: {cards}", cards=", ".join(known))
+        )
     standing = {"mode": mode, "cards": list(cards) if mode == "auto" else []}
     c.emit({"type": "standing_set", "visible_to": seat, "seat": seat, "standing": standing})
 
@@ -1872,7 +1916,7 @@ def do_choose(c: Ctx, seat: str, cmd: dict) -> None:
     owed = op["owed"]
     i = cmd.get("option")
     if not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < len(owed["options"]):
-        raise RulesError(f"choose an option from 0 to {len(owed['options']) - 1}")
+        raise RulesError(said("choose an option from 0 to {last}", last=len(owed["options"]) - 1))
     option = owed["options"][i]
     kind = owed["kind"]
     c.emit(

@@ -9,9 +9,9 @@ from typing import Any
 from games.messages import Join, Message, msg
 from games.warring_states.data import PATH, kind_of, load
 from games.warring_states.glossary import GLOSSARY  # the board's tooltips (glossary.py)
+from games.warring_states.page import PAGE  # the page parts' words (web/*.js)
 
 D = load()
-SIDE = {"lianheng": "Lianheng", "alliance": "the Alliance", None: "nobody"}
 SEATS = ("first", "second")
 
 # The log speaks to its reader: their own side is "You" (``….you`` ids), the other side and
@@ -178,6 +178,14 @@ MESSAGES = {
     "event.game_ended": "Game over: {head} {reason}",
     "command.bid": "bid {rp} RP",
     "command.play": "play {card} {face} for {action}",
+    "command.face.up": "face up",
+    "command.face.down": "face down",
+    "command.action.military": "military",
+    "command.action.reinforcement": "reinforcement",
+    "command.action.diplomacy": "diplomacy",
+    "command.action.weather": "weather",
+    "command.action.text": "text",
+    "command.path.none": "attack in place",
     "command.pass": "pass",
     "command.operate": "operate with {force} from {area} to {path}",
     "command.choose": "choose option {option}",
@@ -252,6 +260,8 @@ def _names() -> dict[str, str]:
         out |= {f"general.{g['id']}.icons": " ".join(g["icons"]) for g in force.get("generals", [])}
     for column in raw["diplomacy_track"]["columns"]:
         out |= {f"box.{b['id']}": b["en"] for b in column["boxes"]}
+    for scenario in raw["scenarios"]:  # named as the data's id reads: "Five Kingdoms"
+        out[f"scenario.{scenario['id']}"] = scenario["id"].replace("_", " ").title()
     for cards in raw["decks"].values():
         for card in cards:
             out[f"card.{card['id']}"] = card["name"]
@@ -261,10 +271,16 @@ def _names() -> dict[str, str]:
 
 MESSAGES.update(_names())
 MESSAGES.update(GLOSSARY)
+MESSAGES.update(PAGE)
 
 
-def _card(card: Any) -> str:
-    return "a card" if not card else D.cards[kind_of(card)].name
+def _card(card: Any) -> Message:
+    return msg(f"card.{kind_of(card)}") if card else msg("card.hidden")
+
+
+def _known(prefix: str, x: Any) -> Any:
+    """The message ``<prefix>.<x>`` when there is one, else the raw value as it is."""
+    return msg(f"{prefix}.{x}") if f"{prefix}.{x}" in MESSAGES else str(x)
 
 
 def _name(x: Any) -> str:
@@ -337,7 +353,7 @@ def _event(ev: Mapping[str, Any], seat: str | None):
     if t == "game_started":
         return msg(
             "event.game_started",
-            scenario=_name(g("scenario")),
+            scenario=_known("scenario", g("scenario")),
             turns=g("turns"),
             target=g("target"),
         )
@@ -551,15 +567,15 @@ class Text:
         if t == "play":
             return "command.play", {
                 "card": _card(cmd.get("card")),
-                "face": "face " + str(cmd.get("face")),
-                "action": str(cmd.get("action")),
+                "face": _known("command.face", cmd.get("face")),
+                "action": _known("command.action", cmd.get("action")),
             }
         if t == "operate":
-            path = " - ".join(_name(a) for a in cmd.get("path") or []) or "attack in place"
+            path = [_area(a) for a in cmd.get("path") or []]
             return "command.operate", {
-                "force": _name(cmd.get("force")),
-                "area": _name(cmd.get("area")),
-                "path": path,
+                "force": _known("force", cmd.get("force")),
+                "area": _area(cmd.get("area")),
+                "path": Join(tuple(path), " - ") if path else msg("command.path.none"),
             }
         if t == "choose":
             return "command.choose", {"option": cmd.get("option")}

@@ -1,6 +1,9 @@
 """The kinds of game offered here: each registered game's catalogue (title, seats with
 their labels and colours, options) and its words (message id -> template), for the pages
-and any other client. Everything comes from the game packages (``service.kinds``)."""
+and any other client. Everything comes from the game packages (``service.kinds``), its
+words in the request's language (``service.i18n``: ``?lang=``, ``X-Bingfa-Language``,
+the profile, the picker, ``Accept-Language``); every ``/api/`` answer is ``no-store``
+and says it varies by those headers, so no cache hands one language's words to another."""
 
 from __future__ import annotations
 
@@ -53,7 +56,8 @@ class KindList(Schema):
 class KindText(Schema):
     key = fields.String()
     messages = fields.Dict(keys=fields.String(), values=fields.String(), metadata={
-        "description": "message id -> English template with {placeholders}"})  # fmt: skip
+        "description": "message id -> template with {placeholders}, in the request's "
+                       "language"})  # fmt: skip
 
 
 def _known(key: str) -> None:
@@ -72,7 +76,8 @@ def every_kind():
 @blp.route("/<id:key>")
 @blp.response(200, Kind)
 def one_kind(key):
-    """One game's catalogue: title, seats (labels, colours), options."""
+    """One game's catalogue: title, seats (labels, colours), options, its words in the
+    request's language."""
     _known(key)
     return kinds.kind_json(key)
 

@@ -10,6 +10,7 @@
 // The API: GET/POST /api/replays/<id>/analysis (status none|queued|running|done|failed).
 // Everything is built with DOM calls; colours and sizes are CSS classes (analysis.css).
 import { api, cap, clear, el } from "./api.js";
+import { _, number } from "./i18n.js";
 import { loadKind } from "./kinds.js";
 
 const panel = document.getElementById("analysis-panel");
@@ -18,7 +19,11 @@ const SVG = "http://www.w3.org/2000/svg";
 const POLL_MS = 1000;
 const W = 1000, H = 260, LEFT = 44, RIGHT = 12, TOP = 12, BOTTOM = 28;
 const CLASSES = ["inaccuracy", "mistake", "blunder"];
-const PLURAL = { inaccuracy: "inaccuracies", mistake: "mistakes", blunder: "blunders" };
+// A mark's name: in a sentence, as a heading (the legend, a marked decision), and its count.
+const NAME = { inaccuracy: _("inaccuracy"), mistake: _("mistake"), blunder: _("blunder") };
+const HEADING = { inaccuracy: _("Inaccuracy"), mistake: _("Mistake"), blunder: _("Blunder") };
+const PLURAL = { inaccuracy: "inaccuracies", mistake: "mistakes", blunder: "blunders" }; // the API's keys
+const COUNTED = { inaccuracy: _("Inaccuracies"), mistake: _("Mistakes"), blunder: _("Blunders") };
 
 let length = Number(page?.dataset.steps) || 0;
 let step = Number(page?.dataset.step) || 0;
@@ -30,8 +35,8 @@ const base = panel ? `/api/replays/${encodeURIComponent(panel.dataset.replay)}/a
 const $ = (id) => document.getElementById(id);
 const x = (n) => LEFT + (length ? n / length : 0) * (W - LEFT - RIGHT);
 const y = (chance) => TOP + (1 - chance) * (H - TOP - BOTTOM);
-const pct = (chance) => `${Math.round(100 * chance)}%`;
-const points = (n) => `${Math.abs(n).toFixed(1)} points`;
+const pct = (chance) => number(chance, { style: "percent", maximumFractionDigits: 0 });
+const points = (n) => _("{points} points", { points: number(Math.abs(n), { minimumFractionDigits: 1, maximumFractionDigits: 1 }) });
 
 function svg(tag, attrs = {}, ...children) {
   const node = document.createElementNS(SVG, tag);
@@ -55,34 +60,35 @@ function stepLink(entry) {
   return el("a", {
     href: `${location.pathname}?${query}`,
     onclick: (event) => { event.preventDefault(); goto(entry.step); },
-  }, `Step ${entry.step}`);
+  }, _("Step {step}", { step: entry.step }));
 }
 
 // -- states of the panel -----------------------------------------------------------------
 function frame(...body) {
   clear(panel,
-    el("h2", { id: "analysis-title" }, "Analysis"),
+    el("h2", { id: "analysis-title" }, _("Analysis")),
     el("p", { class: "muted legend" },
-      "Every decision judged from what its player knew then (never what was hidden from them), " +
-      "against the best decision the computer finds."),
+      _("Every decision judged from what its player knew then (never what was hidden from them), against the best decision the computer finds.")),
     ...body);
   panel.setAttribute("aria-labelledby", "analysis-title");
 }
 
 function offer(note) {
-  const button = el("button", { type: "button", class: "primary", id: "analyse" }, note ? "Try again" : "Analyse this game");
+  const button = el("button", { type: "button", class: "primary", id: "analyse" }, note ? _("Try again") : _("Analyse this game"));
   button.addEventListener("click", () => request(button));
   frame(note ? el("p", { class: "error", role: "alert" }, note) : null,
     el("div", { class: "buttons" }, button),
-    el("p", { class: "muted", id: "analysis-status", role: "status" }, "It takes up to a minute."));
+    el("p", { class: "muted", id: "analysis-status", role: "status" }, _("It takes up to a minute.")));
 }
 
 function progress(status) {
   const known = status.total > 0;
   const bar = el("progress", { id: "analysis-progress", max: known ? status.total : null, value: known ? status.done : null });
-  let text = "Waiting for a worker…";
-  if (status.status === "running") text = known ? `Analysing: ${status.done} of ${status.total} decisions` : "Analysing…";
-  bar.setAttribute("aria-label", "Analysis progress");
+  let text = _("Waiting for a worker…");
+  if (status.status === "running") {
+    text = known ? _("Analysing: {done} of {total} decisions", { done: number(status.done), total: number(status.total) }) : _("Analysing…");
+  }
+  bar.setAttribute("aria-label", _("Analysis progress"));
   frame(el("div", { class: "analysis-progress" }, bar, el("span", { id: "analysis-status", role: "status" }, text)));
 }
 
@@ -101,7 +107,7 @@ async function poll() {
     show(await api(base));
   } catch (error) {
     const status = $("analysis-status");
-    if (status) status.textContent = `${error.message} Trying again…`;
+    if (status) status.textContent = _("{error} Trying again…", { error: error.message });
     timer = setTimeout(poll, 3 * POLL_MS);
   }
 }
@@ -115,7 +121,9 @@ function show(status) {
     timer = setTimeout(poll, POLL_MS);
     return;
   }
-  if (status.status === "failed") return offer(`The analysis failed: ${status.error || "no reason given"}.`);
+  if (status.status === "failed") {
+    return offer(status.error ? _("The analysis failed: {reason}.", { reason: status.error }) : _("The analysis failed: no reason given."));
+  }
   offer();
 }
 
@@ -128,10 +136,10 @@ function render(result) {
     legend(result),
     players(result),
     luck(result),
-    el("h3", {}, "Marked decisions"),
+    el("h3", {}, _("Marked decisions")),
     marked.length
       ? el("ol", { class: "plain analysis-list", id: "analysis-list" }, marked.map(item))
-      : el("p", { class: "muted" }, "No inaccuracies, mistakes or blunders were found."),
+      : el("p", { class: "muted" }, _("No inaccuracies, mistakes or blunders were found.")),
     definitions(result),
   );
   move(step);
@@ -141,14 +149,13 @@ function graph(result) {
   const seats = Object.keys(result.players);
   const chart = svg("svg", {
     viewBox: `0 0 ${W} ${H}`, class: "analysis-graph", role: "img",
-    "aria-labelledby": "analysis-graph-title analysis-graph-desc",
+    "aria-labelledby": ["analysis-graph-title", "analysis-graph-desc"].join(" "),
   });
   chart.append(
-    svg("title", { id: "analysis-graph-title" }, "Winning chance of each player over the game"),
+    svg("title", { id: "analysis-graph-title" }, _("Winning chance of each player over the game")),
     svg("desc", { id: "analysis-graph-desc" },
-      `One line per player: its winning chance at each of its decisions, as it could judge ` +
-      `it then, from 0% to 100%, over steps 0 to ${length}; the last point is the result. ` +
-      `Marked decisions are listed below the graph.`),
+      _("One line per player: its winning chance at each of its decisions, as it could judge it then, from {low} to {high}, over steps 0 to {steps}; the last point is the result. Marked decisions are listed below the graph.",
+        { low: pct(0), high: pct(1), steps: length })),
   );
   const back = svg("rect", { x: LEFT, y: TOP, width: W - LEFT - RIGHT, height: H - TOP - BOTTOM, class: "plot" });
   back.addEventListener("click", (event) => {
@@ -159,13 +166,13 @@ function graph(result) {
   chart.append(back);
   for (const level of [0, 0.25, 0.5, 0.75, 1]) {
     chart.append(
-      svg("line", { x1: LEFT, x2: W - RIGHT, y1: y(level), y2: y(level), class: level === 0.5 ? "grid even" : "grid" }),
+      svg("line", { x1: LEFT, x2: W - RIGHT, y1: y(level), y2: y(level), class: `grid${level === 0.5 ? " even" : ""}` }),
       svg("text", { x: LEFT - 6, y: y(level) + 4, class: "axis end" }, pct(level)),
     );
   }
   chart.append(
-    svg("text", { x: LEFT, y: H - 8, class: "axis" }, "step 0"),
-    svg("text", { x: W - RIGHT, y: H - 8, class: "axis end" }, `step ${length}`),
+    svg("text", { x: LEFT, y: H - 8, class: "axis" }, _("step {step}", { step: 0 })),
+    svg("text", { x: W - RIGHT, y: H - 8, class: "axis end" }, _("step {step}", { step: length })),
   );
   for (const seat of seats) {
     const mine = result.decisions.filter((d) => d.seat === seat && d.assessed);
@@ -182,7 +189,7 @@ function graph(result) {
     const marker = svg("circle", {
       cx: x(d.step), cy: y(d.chance), r: 7, class: `marker ${d.class}`, "data-colour": d.seat,
       onclick: () => goto(d.step),
-    }, svg("title", {}, `Step ${d.step}, ${label(d.seat)}: ${d.class}, ${points(d.loss)} lost`));
+    }, svg("title", {}, _("Step {step}, {seat}: {mark}, {loss} lost", { step: d.step, seat: label(d.seat), mark: NAME[d.class] || d.class, loss: points(d.loss) })));
     chart.append(marker);
   }
   cursor = svg("line", { x1: x(step), x2: x(step), y1: TOP, y2: H - BOTTOM, class: "cursor" });
@@ -193,8 +200,8 @@ function graph(result) {
 function legend(result) {
   return el("p", { class: "analysis-legend muted", "aria-hidden": "true" },
     Object.keys(result.players).map((s) => [el("span", { class: "key line", "data-colour": s }, label(s)), " "]),
-    ...CLASSES.map((c) => [el("span", { class: `key dot ${c}` }, cap(c)), " "]),
-    "Click a marker or the graph to go to that step.");
+    ...CLASSES.map((c) => [el("span", { class: `key dot ${c}` }, HEADING[c]), " "]),
+    _("Click a marker or the graph to go to that step."));
 }
 
 function players(result) {
@@ -202,12 +209,13 @@ function players(result) {
   const row = (label, value) => el("tr", {}, el("th", { scope: "row" }, label),
     seats.map((s) => el("td", {}, value(result.players[s]))));
   return el("table", { class: "analysis-players" },
-    el("caption", { class: "sr-only" }, "Accuracy and marked decisions of each player"),
+    el("caption", { class: "sr-only" }, _("Accuracy and marked decisions of each player")),
     el("thead", {}, el("tr", {}, el("td", {}), seats.map((s) => el("th", { scope: "col", class: "seat-name", "data-colour": s }, label(s))))),
     el("tbody", {},
-      row("Accuracy", (p) => (p.accuracy === null ? "—" : `${p.accuracy.toFixed(1)}%`)),
-      CLASSES.map((c) => row(cap(PLURAL[c]), (p) => String(p[PLURAL[c]]))),
-      row("Decisions judged", (p) => `${p.assessed} of ${p.decisions}`),
+      row(_("Accuracy"), (p) => (p.accuracy === null ? "—"
+        : number(p.accuracy / 100, { style: "percent", minimumFractionDigits: 1, maximumFractionDigits: 1 }))),
+      CLASSES.map((c) => row(COUNTED[c], (p) => number(p[PLURAL[c]]))),
+      row(_("Decisions judged"), (p) => _("{judged} of {decisions}", { judged: number(p.assessed), decisions: number(p.decisions) })),
     ));
 }
 
@@ -218,44 +226,36 @@ function luck(result) {
   const toward = (n) => (n >= 0 ? label(first) : label(second));
   const share = Math.round(100 * mine.share);
   const text = mine.luck === 0 && mine.decisions === 0
-    ? "Nothing moved the result away from even."
-    : `Luck — chance, and what neither player could see — moved the result ${points(mine.luck)} ` +
-      `toward ${toward(mine.luck)}; the decisions moved it ${points(mine.decisions)} toward ` +
-      `${toward(mine.decisions)}. About ${share}% of the result came from luck.`;
+    ? _("Nothing moved the result away from even.")
+    : _("Luck — chance, and what neither player could see — moved the result {luck} toward {lucky}; the decisions moved it {decided} toward {better}. About {share} of the result came from luck.",
+      { luck: points(mine.luck), lucky: toward(mine.luck), decided: points(mine.decisions), better: toward(mine.decisions), share: pct(share / 100) });
   return el("p", { class: "analysis-luck", id: "analysis-luck" }, text);
 }
 
 // When a decision was made: its round, or before the first round (a choice made before
 // the first round is told with round 0).
 function when(d) {
-  return d.round ? `round ${d.round}` : "before round 1";
+  return d.round ? _("round {round}", { round: number(d.round) }) : _("before round 1");
 }
 
 function item(d) {
   return el("li", { class: `analysis-item ${d.class}`, "data-step": d.step },
     stepLink(d), " · ",
-    el("span", { class: "seat-name", "data-colour": d.seat }, label(d.seat)), ` · ${when(d)} · `,
-    el("strong", {}, cap(d.class)), ` (${points(d.loss)} lost: ${pct(d.played_chance)} instead of ${pct(d.best_chance)})`,
-    el("br"), "Played: ", d.played_text,
-    el("br"), "Best found: ", d.best_text);
+    el("span", { class: "seat-name", "data-colour": d.seat }, label(d.seat)), " · ", when(d), " · ",
+    el("strong", {}, HEADING[d.class] || cap(d.class)), " ",
+    _("({loss} lost: {played} instead of {best})", { loss: points(d.loss), played: pct(d.played_chance), best: pct(d.best_chance) }),
+    el("br"), _("Played: {move}", { move: d.played_text }),
+    el("br"), _("Best found: {move}", { move: d.best_text }));
 }
 
 function definitions(result) {
   const s = result.strength || {};
   return el("details", { class: "analysis-how" },
-    el("summary", {}, "How this is worked out"),
-    el("p", {}, "For each decision the computer takes the position as that player saw it — what was " +
-      "public and their own, everything hidden from them unknown — and plays it out many times with the " +
-      `decision made and with the best one it finds (the main decisions: ${s.place} searched playouts, then ` +
-      `${s.place_evaluations} playouts of each from the same guesses of what was hidden).`),
-    el("p", {}, "Loss: the drop in winning chance from the best decision to the one played. " +
-      "Inaccuracy from 5 points, mistake from 10, blunder from 15. Accuracy per decision: " +
-      "103.1668 × e^(−0.04354 × loss) − 3.1669 (lichess's formula), averaged over the decisions " +
-      "that offered a choice. Decisions the computer cannot start from (some owed in the middle of a turn) " +
-      "are not judged."),
-    el("p", {}, "Luck: the result (win 100%, draw 50%, loss 0%) moved away from an even 50%; the decisions " +
-      "explain the opponent's losses minus one's own; luck is the rest (it also holds the computer's own " +
-      "misjudgements)."));
+    el("summary", {}, _("How this is worked out")),
+    el("p", {}, _("For each decision the computer takes the position as that player saw it — what was public and their own, everything hidden from them unknown — and plays it out many times with the decision made and with the best one it finds (the main decisions: {searched} searched playouts, then {playouts} playouts of each from the same guesses of what was hidden).",
+      { searched: s.place === undefined ? "?" : number(s.place), playouts: s.place_evaluations === undefined ? "?" : number(s.place_evaluations) })),
+    el("p", {}, _("Loss: the drop in winning chance from the best decision to the one played. Inaccuracy from 5 points, mistake from 10, blunder from 15. Accuracy per decision: 103.1668 × e^(−0.04354 × loss) − 3.1669 (lichess's formula), averaged over the decisions that offered a choice. Decisions the computer cannot start from (some owed in the middle of a turn) are not judged.")),
+    el("p", {}, _("Luck: the result (win 100%, draw 50%, loss 0%) moved away from an even 50%; the decisions explain the opponent's losses minus one's own; luck is the rest (it also holds the computer's own misjudgements).")));
 }
 
 // -- following the page ------------------------------------------------------------------------
@@ -280,7 +280,7 @@ async function start() {
     if (event.detail?.length) length = event.detail.length;
     move(event.detail?.step);
   });
-  frame(el("p", { class: "muted", role: "status" }, "Looking for an analysis…"));
+  frame(el("p", { class: "muted", role: "status" }, _("Looking for an analysis…")));
   poll();
 }
 

@@ -2,32 +2,27 @@
 // down in the browser from the server's deadline), its bank, its vacation, and what
 // happens when the time runs out. Nothing here decides: the server enforces deadlines.
 import { cap, clear, el } from "./api.js";
+import { _, dateTime, duration as said, number } from "./i18n.js";
+import { list } from "./sentence.js";
 
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
-
+// A time of milliseconds in words of the page's language (CLDR's units: "1 day 3 hours").
 export function duration(ms) {
-  if (ms <= 0) return "0 minutes";
-  const d = Math.floor(ms / DAY);
-  const h = Math.floor((ms % DAY) / HOUR);
-  const m = Math.floor((ms % HOUR) / MINUTE);
-  const s = Math.floor((ms % MINUTE) / 1000);
-  const parts = [];
-  if (d) parts.push(`${d} day${d === 1 ? "" : "s"}`);
-  if (h) parts.push(`${h} h`);
-  if (!d && m) parts.push(`${m} min`);
-  if (!d && !h && (s || !m)) parts.push(`${s} s`);
-  return parts.join(" ");
+  return said(Math.max(0, ms) / 1000);
 }
 
+// One and several are two sentences (English needs both; ko, ja and zh say them alike).
+const vacationEach = (n) => (n === 1 ? _("{days} vacation day each", { days: number(n) })
+  : _("{days} vacation days each", { days: number(n) }));
+const vacationLeft = (n) => (n === 1 ? _("{days} vacation day left", { days: number(n) })
+  : _("{days} vacation days left", { days: number(n) }));
+
 export function controlText(control) {
-  const parts = [`${duration(control.per_move_seconds * 1000)} per decision`];
-  if (control.bank_seconds) parts.push(`a time bank of ${duration(control.bank_seconds * 1000)}`);
-  if (control.vacation_days) parts.push(`${control.vacation_days} vacation day${control.vacation_days === 1 ? "" : "s"} each`);
-  const late = control.on_timeout === "forfeit" ? "running out of time loses the game"
-    : `running out of time lets the computer (${control.on_timeout.slice(3)}) make that decision`;
-  return `${parts.join(", ")}; ${late}.`;
+  const parts = [_("{time} per decision", { time: duration(control.per_move_seconds * 1000) })];
+  if (control.bank_seconds) parts.push(_("a time bank of {time}", { time: duration(control.bank_seconds * 1000) }));
+  if (control.vacation_days) parts.push(vacationEach(control.vacation_days));
+  return control.on_timeout === "forfeit"
+    ? _("{control}; running out of time loses the game.", { control: list(parts) })
+    : _("{control}; running out of time lets the computer ({level}) make that decision.", { control: list(parts), level: control.on_timeout.slice(3) });
 }
 
 // The server's time minus this browser's, so the countdown does not trust a wrong clock.
@@ -49,21 +44,21 @@ function tick() {
   const now = Date.now() + skew;
   const control = game.clock.control;
   const rows = Object.entries(game.clock.seats).map(([seat, c]) => {
-    const who = seat === me ? `You (${label(seat)})` : label(seat);
+    const who = seat === me ? _("You ({seat})", { seat: label(seat) }) : label(seat);
     let left;
     if (game.outcome) left = "—";
-    else if (c.standing_in) left = `out of time: the computer plays this decision`;
-    else if (c.running && c.deadline) left = `${duration(Date.parse(c.deadline) - now)} left`;
-    else left = "not on the move";
-    const away = c.away_until && Date.parse(c.away_until) > now ? `on vacation until ${new Date(c.away_until).toLocaleString()}` : null;
+    else if (c.standing_in) left = _("out of time: the computer plays this decision");
+    else if (c.running && c.deadline) left = _("{time} left", { time: duration(Date.parse(c.deadline) - now) });
+    else left = _("not on the move");
+    const away = c.away_until && Date.parse(c.away_until) > now ? _("on vacation until {when}", { when: dateTime(c.away_until) }) : null;
     return el("li", { "data-seat": seat, class: c.running && !game.outcome ? "running" : "" },
       el("strong", {}, who), ": ", el("span", { class: "time-left" }, left),
-      control.bank_seconds ? el("span", { class: "muted" }, ` · bank ${duration(c.bank_ms)}`) : null,
-      control.vacation_days ? el("span", { class: "muted" }, ` · ${c.vacation_days_left} vacation day${c.vacation_days_left === 1 ? "" : "s"} left`) : null,
-      away ? el("span", { class: "away" }, ` · ${away}`) : null,
-      c.timeouts ? el("span", { class: "timeouts" }, ` · ran out of time ${c.timeouts}×`) : null);
+      control.bank_seconds ? el("span", { class: "muted" }, " · ", _("bank {time}", { time: duration(c.bank_ms) })) : null,
+      control.vacation_days ? el("span", { class: "muted" }, " · ", vacationLeft(c.vacation_days_left)) : null,
+      away ? el("span", { class: "away" }, " · ", away) : null,
+      c.timeouts ? el("span", { class: "timeouts" }, " · ", _("ran out of time {count}×", { count: number(c.timeouts) })) : null);
   });
-  clear(node, el("h2", { id: "clocks-title" }, "Clocks"),
+  clear(node, el("h2", { id: "clocks-title" }, _("Clocks")),
     el("p", { class: "muted" }, controlText(game.clock.control)), el("ul", { class: "plain" }, rows));
 }
 

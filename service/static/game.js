@@ -5,8 +5,10 @@
 // interface of games/<package>/web/README.md; every sentence comes from the server.
 import { ApiError, api, clear, copyText, el, getInvite, getToken, newKey, setInvite, setToken } from "./api.js";
 import { renderClocks } from "./clock.js";
+import { _, duration, number } from "./i18n.js";
 import { loadFront } from "./kinds.js";
 import { showRematch } from "./rematch.js";
+import { list } from "./sentence.js";
 
 const root = document.getElementById("game");
 const gameId = root.dataset.game;
@@ -59,14 +61,14 @@ async function takeSeat() {
     game = await call(base);
   } catch (e) {
     if (e.status !== 401) throw e;
-    showError(`${e.message} You are watching instead.`);
+    showError(_("{error} You are watching instead.", { error: e.message }));
     token = null;
     me = null;
     return;
   }
   if (!token && seatOfPage && game.seat === seatOfPage) me = seatOfPage; // by player id
   if (seatOfPage && !me) {
-    showError(`This page is for the ${kind.label(seatOfPage)} seat, but this browser has no link for it. Open the invite link you were given (or carry your identity here with a recovery code from your profile); meanwhile you are watching.`);
+    showError(_("This page is for the {seat} seat, but this browser has no link for it. Open the invite link you were given (or carry your identity here with a recovery code from your profile); meanwhile you are watching.", { seat: kind.label(seatOfPage) }));
   }
   if (me && token && !game.seats[me]?.joined) {
     const nonce = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
@@ -90,7 +92,7 @@ function refresh() {
     } catch (e) {
       if (e instanceof ApiError) showError(e.message);
       else {
-        showError("Something went wrong while showing the game; reloading the page may help.");
+        showError(_("Something went wrong while showing the game; reloading the page may help."));
         setTimeout(() => { throw e; }); // reported as a script error, not swallowed
       }
     } finally {
@@ -139,10 +141,10 @@ function addToLog(event) {
   const started = roundStarted(event);
   if (front?.roundStarts && started !== null && started !== logRound) {
     logRound = started;
-    put(el("li", { class: "round-head", "data-round-head": started }, el("h3", {}, `Round ${started}`)), true);
+    put(el("li", { class: "round-head", "data-round-head": started }, el("h3", {}, _("Round {round}", { round: number(started) }))), true);
   } else if (front?.roundStarts && logRound === null && told(event)) {
     logRound = 0;
-    put(el("li", { class: "round-head", "data-round-head": 0 }, el("h3", {}, "Before the first round")), true);
+    put(el("li", { class: "round-head", "data-round-head": 0 }, el("h3", {}, _("Before the first round"))), true);
   }
   if (told(event)) put(el("li", { "data-seq": event.seq, "data-type": event.type }, event.text), false);
 }
@@ -158,7 +160,7 @@ function rebuildLog(events) {
 
 function showLogOrder() {
   const newest = logOrder() === "newest";
-  $("log-order").textContent = newest ? "Show oldest first" : "Show newest first";
+  $("log-order").textContent = newest ? _("Show oldest first") : _("Show newest first");
   $("log-order").setAttribute("aria-pressed", newest ? "true" : "false");
   $("log").dataset.order = logOrder();
 }
@@ -186,7 +188,7 @@ function myTurn() {
 const shownView = () => (handed() && game.view ? { ...game.view, decision: null } : game.view);
 
 function viewer() {
-  return me ? `You play ${kind.label(me)}` : "You are watching";
+  return me ? _("You play {seat}", { seat: kind.label(me) }) : _("You are watching");
 }
 
 // What the game's front end is given to draw with (README.md in the game's web folder).
@@ -198,7 +200,7 @@ const ctx = () => ({
 // A computer level in the words of the page's level list ("medium" -> "Medium").
 function levelName(level) {
   const option = document.querySelector(`#handover-level option[value="${CSS.escape(level)}"]`);
-  return option ? option.textContent.replace(/\s*\(.*\)\s*$/, "").trim() : level; // "Random (plays …)"
+  return option ? option.textContent.replace(/\s*[(（].*[)）]\s*$/, "").trim() : level; // "Random (plays …)"
 }
 
 // Who the computer is in this game, said under the banner.
@@ -207,11 +209,14 @@ function renderFacing() {
   const level = (s) => levelName(game.seats[s].kind.slice(3));
   let text = "";
   if (me && ai.some((s) => s !== me)) {
-    text = `You play against the computer: ${ai.filter((s) => s !== me).map((s) => `${kind.label(s)}, ${level(s)} level`).join("; ")}.`;
+    const them = ai.filter((s) => s !== me).map((s) => _("{seat}, {level} level", { seat: kind.label(s), level: level(s) }));
+    text = _("You play against the computer: {seats}.", { seats: list(them) });
   } else if (!me && ai.length === kind.seatIds.length) {
-    text = `The computer plays every seat: ${ai.map((s) => `${kind.label(s)} ${level(s)}`).join(", ")}.`;
+    const all = ai.map((s) => _("{seat} {level}", { seat: kind.label(s), level: level(s) }));
+    text = _("The computer plays every seat: {seats}.", { seats: list(all) });
   } else if (!me && ai.length) {
-    text = `The computer plays ${ai.map((s) => `${kind.label(s)} (${level(s)})`).join(", ")}.`;
+    const some = ai.map((s) => _("{seat} ({level})", { seat: kind.label(s), level: level(s) }));
+    text = _("The computer plays {seats}.", { seats: list(some) });
   }
   $("facing").textContent = text;
   $("facing").hidden = !text;
@@ -268,10 +273,11 @@ function render(focusKey) {
   root.dataset.over = game.outcome ? "yes" : "no";
   root.dataset.deciding = turn ? game.pending[me] : "";
   $("banner").textContent = handed()
-    ? `The computer (${game.seats[me].kind.slice(3)}) plays your seat. ${game.prompt}`
+    ? _("The computer ({level}) plays your seat. {prompt}", { level: game.seats[me].kind.slice(3), prompt: game.prompt })
     : game.prompt;
   $("banner").classList.toggle("turn", turn);
-  document.title = `${turn ? "● Your turn — " : ""}${kind.title} ${gameId} — Bingfa`;
+  document.title = turn ? _("● Your turn — {game} {id} — Bingfa", { game: kind.title, id: gameId })
+    : _("{game} {id} — Bingfa", { game: kind.title, id: gameId });
   part("outcome", [game.outcome, game.outcome_text, game.match], renderOutcome);
   part("facing", [game.seats, me], renderFacing);
   part("match-note", [game.match, !!game.outcome], renderMatchNote);
@@ -341,15 +347,15 @@ function renderOutcome() {
   node.hidden = !outcome;
   node.tabIndex = -1;
   if (!outcome) return;
-  const said = game.outcome_text || { head: "The game is over", reason: "" };
+  const said = game.outcome_text || { head: _("The game is over"), reason: "" };
   const note = front.outcomeNote ? front.outcomeNote(outcome, ctx()) : null;
   clear(node,
     el("h2", {}, said.head),
     el("p", { "data-reason": outcome.reason }, said.reason),
     note ? el("p", { class: "muted" }, note) : null,
     matchNote(),
-    el("p", { class: "buttons" }, node.dataset.replay ? el("a", { href: node.dataset.replay, class: "button primary", "data-replay-link": "" }, "Watch the replay") : null,
-      el("a", { href: "/" }, "Start a new game")));
+    el("p", { class: "buttons" }, node.dataset.replay ? el("a", { href: node.dataset.replay, class: "button primary", "data-replay-link": "" }, _("Watch the replay")) : null,
+      el("a", { href: "/" }, _("Start a new game"))));
 }
 
 // ---- Watching at a pace ----------------------------------------------------------------
@@ -383,7 +389,7 @@ async function startPace() {
   try {
     record = await api(`/api/replays/${encodeURIComponent(gameId)}`);
   } catch (e) {
-    showError(`The game cannot be played back just now (${e.message}).`);
+    showError(_("The game cannot be played back just now ({error}).", { error: e.message }));
     return;
   }
   const steps = record.events.filter((e) => told(e)).map((e) => e.seq);
@@ -429,13 +435,14 @@ async function paceStep(by) {
   const view = shown.view;
   root.dataset.step = n;
   root.dataset.round = view?.round ?? 0;
-  $("banner").textContent = `Played back at a readable pace${shown.prompt ? `: ${shown.prompt}` : "."}`;
-  const c = { ...ctx(), view, game: { ...game, outcome: null }, events: seen, deciding: false, viewer: "You are watching the computer play itself" };
+  $("banner").textContent = shown.prompt ? _("Played back at a readable pace: {prompt}", { prompt: shown.prompt })
+    : _("Played back at a readable pace.");
+  const c = { ...ctx(), view, game: { ...game, outcome: null }, events: seen, deciding: false, viewer: _("You are watching the computer play itself") };
   front.renderBoard($("board-area"), view, c);
   front.renderPlayers($("players"), view, c);
   $("players").hidden = false;
   rebuildLog(seen);
-  $("pace-text").textContent = `Move ${i + 1} of ${pace.steps.length}`;
+  $("pace-text").textContent = _("Move {move} of {moves}", { move: number(i + 1), moves: number(pace.steps.length) });
   if (i >= pace.steps.length - 1) return paceEnd();
   if (pace.playing) pace.timer = setTimeout(() => paceStep(1), SPEEDS[$("pace-speed").value] || SPEEDS.normal);
 }
@@ -454,7 +461,7 @@ function paceEnd() {
 }
 
 function showPaceButtons() {
-  $("pace-play").textContent = pace?.playing ? "Pause" : "Play";
+  $("pace-play").textContent = pace?.playing ? _("Pause") : _("Play");
   $("pace-play").setAttribute("aria-pressed", pace?.playing ? "false" : "true");
   root.dataset.paced = pace?.active ? (pace.playing ? "playing" : "paused") : "";
 }
@@ -481,17 +488,17 @@ function renderDraw() {
   const offer = game.draw_offer;
   box.hidden = !(me && offer && !game.outcome);
   $("offer-draw").disabled = !!offer;
-  $("offer-draw").textContent = offer === me ? "Draw offered" : "Offer a draw";
+  $("offer-draw").textContent = offer === me ? _("Draw offered") : _("Offer a draw");
   if (box.hidden) return;
   if (offer === me) {
-    clear(box, el("p", {}, "You offered a draw. It stands until your opponent answers or the game moves on."));
+    clear(box, el("p", {}, _("You offered a draw. It stands until your opponent answers or the game moves on.")));
     return;
   }
   const answer = (action) => drawAction(action);
-  clear(box, el("p", {}, `${kind.label(offer)} offers a draw.`),
+  clear(box, el("p", {}, _("{seat} offers a draw.", { seat: kind.label(offer) })),
     el("p", { class: "buttons" },
-      el("button", { type: "button", class: "primary", id: "accept-draw", onclick: () => answer("accept") }, "Accept the draw"),
-      el("button", { type: "button", id: "decline-draw", onclick: () => answer("decline") }, "Decline")));
+      el("button", { type: "button", class: "primary", id: "accept-draw", onclick: () => answer("accept") }, _("Accept the draw")),
+      el("button", { type: "button", id: "decline-draw", onclick: () => answer("decline") }, _("Decline"))));
 }
 
 async function drawAction(action) {
@@ -507,7 +514,7 @@ async function drawAction(action) {
 function renderVacation() {
   const left = game.clock?.seats?.[me]?.vacation_days_left || 0;
   $("vacation-box").hidden = !(me && !game.outcome && left > 0);
-  const options = Array.from({ length: left }, (_, i) => el("option", { value: i + 1 }, `${i + 1} day${i ? "s" : ""}`));
+  const options = Array.from({ length: left }, (unused, i) => el("option", { value: i + 1 }, duration((i + 1) * 86400)));
   clear($("vacation-days"), options);
 }
 
@@ -515,12 +522,12 @@ document.addEventListener("keydown", (event) => {
   if (front?.onKey && myTurn() && front.onKey(event, ctx())) event.preventDefault();
 });
 $("resign").addEventListener("click", () => {
-  if (window.confirm("Resign this game? Your opponent wins.")) send({ type: "resign" });
+  if (window.confirm(_("Resign this game? Your opponent wins."))) send({ type: "resign" });
 });
 $("offer-draw").addEventListener("click", () => drawAction("offer"));
 $("vacation").addEventListener("click", async () => {
   const days = Number($("vacation-days").value);
-  if (!window.confirm(`Stop your clock in this game for ${days} day${days === 1 ? "" : "s"}? The days are spent even if you come back sooner.`)) return;
+  if (!window.confirm(_("Stop your clock in this game for {days}? The days are spent even if you come back sooner.", { days: duration(days * 86400) }))) return;
   showError("");
   try {
     await call(`${base}/vacation`, { method: "POST", body: { days } });
@@ -535,14 +542,14 @@ $("hint").addEventListener("click", async () => {
     // An AI worker works the hint out; until it is ready the answer is 202: ask again.
     let hint = await call(`${base}/hint`);
     for (let tries = 0; !hint.command && tries < 20; tries += 1) {
-      $("hint-text").textContent = "The computer is thinking…";
+      $("hint-text").textContent = _("The computer is thinking…");
       $("hint-text").hidden = false;
       await new Promise((done) => setTimeout(done, 1000));
       hint = await call(`${base}/hint`);
     }
-    if (!hint.command) throw new Error("The computer could not work out a hint just now; try again.");
+    if (!hint.command) throw new Error(_("The computer could not work out a hint just now; try again."));
     hintFor = hint.version;
-    $("hint-text").textContent = `Hint (${hint.level}): ${hint.text}`;
+    $("hint-text").textContent = _("Hint ({level}): {hint}", { level: hint.level, hint: hint.text });
     $("hint-text").hidden = false;
   } catch (e) {
     showError(e.message);
@@ -550,7 +557,7 @@ $("hint").addEventListener("click", async () => {
 });
 $("handover").addEventListener("click", async () => {
   const level = $("handover-level").value;
-  if (!window.confirm(`Let the computer (${level}) play this game for you? You can take your seat back at any time.`)) return;
+  if (!window.confirm(_("Let the computer ({level}) play this game for you? You can take your seat back at any time.", { level }))) return;
   showError("");
   try {
     await call(`${base}/ai`, { method: "POST", body: { level } });
@@ -581,10 +588,10 @@ async function start() {
   try {
     ({ kind, front } = await loadFront(root.dataset.kind));
   } catch (e) {
-    showError(`This game's page could not be loaded (${e.message}); reloading the page may help.`);
+    showError(_("This game's page could not be loaded ({error}); reloading the page may help.", { error: e.message }));
     return;
   }
-  if (front.extrasTitle) $("more-title").textContent = `Hint, ${front.extrasTitle}, vacation, draw, hand over, resign`;
+  if (front.extrasTitle) $("more-title").textContent = _("Hint, {extras}, vacation, draw, hand over, resign", { extras: front.extrasTitle });
   try {
     await takeSeat();
   } catch (e) {

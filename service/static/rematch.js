@@ -4,6 +4,8 @@
 // this page asked for it; a page opened later only links to it (the old game stays itself).
 // The API says which seat this player gets in the new game (the seats swapped).
 import { api, clear, el, getToken, setToken } from "./api.js";
+import { _ } from "./i18n.js";
+import { sentence } from "./sentence.js";
 
 const POLL_MS = 3000;
 
@@ -29,7 +31,7 @@ export function showRematch(container, gameId, seat) {
   const base = `/api/games/${encodeURIComponent(gameId)}/rematch`;
   const token = getToken(gameId, seat) || undefined; // else the browser's player id acts
   const headers = { "X-Bingfa-Seat": seat }; // which seat, when one player holds both
-  const button = el("button", { type: "button", class: "primary", id: "rematch" }, "Rematch");
+  const button = el("button", { type: "button", class: "primary", id: "rematch" }, _("Rematch"));
   const status = el("p", { id: "rematch-status", role: "status" });
   const box = el("div", { class: "rematch", "data-rematch": "none" }, button, status);
   container.append(box);
@@ -56,15 +58,15 @@ export function showRematch(container, gameId, seat) {
     box.dataset.rematch = answer.game_id ? "made" : answer.offered_by ? (answer.offered_by === seat ? "offered" : "asked") : "none";
     if (answer.game_id) {
       button.hidden = true;
-      clear(status, "The rematch has started: ",
-        el("a", { href: `/g/${encodeURIComponent(answer.game_id)}/${encodeURIComponent(answer.seat)}` }, "go to the new game"), ".");
+      const link = el("a", { href: `/g/${encodeURIComponent(answer.game_id)}/${encodeURIComponent(answer.seat)}` }, _("go to the new game"));
+      clear(status, sentence(_("The rematch has started: {link}."), { link }));
     } else if (answer.offered_by === seat) {
       button.hidden = true;
-      clear(status, "Rematch offered: waiting for your opponent…");
+      clear(status, _("Rematch offered: waiting for your opponent…"));
     } else if (answer.offered_by) { // the other seat asked
       button.hidden = false;
-      button.textContent = "Accept the rematch";
-      clear(status, "Your opponent asks for a rematch, with the colours swapped.");
+      button.textContent = _("Accept the rematch");
+      clear(status, _("Your opponent asks for a rematch, with the colours swapped."));
     } else {
       button.hidden = false;
       clear(status);

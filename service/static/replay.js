@@ -16,7 +16,9 @@
 // of the full state filled in (the front end's fullView). Every sentence (the events, what
 // a position waits for, how the game ended) comes from the server.
 import { api, cap, clear, el, setToken } from "./api.js";
+import { _, dateTime, number } from "./i18n.js";
 import { loadFront } from "./kinds.js";
+import { list, sentence } from "./sentence.js";
 
 const root = document.getElementById("replay");
 const replayId = root.dataset.replay;
@@ -28,9 +30,9 @@ let front = null; // the game's front end
 let perspectives = ["spectator", "full"];
 
 function seenAs(perspective) {
-  if (perspective === "spectator") return "Seen as a spectator saw it";
-  if (perspective === "full") return "Everything shown, what was hidden included";
-  return `Seen as ${kind.label(perspective)} saw it during play`;
+  if (perspective === "spectator") return _("Seen as a spectator saw it");
+  if (perspective === "full") return _("Everything shown, what was hidden included");
+  return _("Seen as {seat} saw it during play", { seat: kind.label(perspective) });
 }
 
 let header = null;
@@ -73,8 +75,8 @@ function eventText(e) {
 
 function seenBy(visibleTo) {
   if (visibleTo === "all") return null;
-  if (visibleTo === "server") return "hidden from everyone during play";
-  return `hidden from ${kind.others(visibleTo).map(kind.label).join(" and ")} during play`;
+  if (visibleTo === "server") return _("hidden from everyone during play");
+  return _("hidden from {seats} during play", { seats: list(kind.others(visibleTo).map(kind.label)) });
 }
 
 // -- drawing ------------------------------------------------------------------------------
@@ -82,23 +84,24 @@ function renderSummary() {
   const players = kind.seatIds.map((seat) => {
     const id = header.players?.[seat];
     const computer = !id || String(id).startsWith("ai:");
-    const who = computer ? `computer (${String(id || header.seats?.[seat] || "").replace(/^ai:/, "")})` : header.names?.[seat] || "a player";
-    return el("span", { class: "seat-name", "data-colour": seat, "data-name": computer ? "" : who }, `${kind.label(seat)}: ${who}`);
+    const who = computer ? _("computer ({level})", { level: String(id || header.seats?.[seat] || "").replace(/^ai:/, "") })
+      : header.names?.[seat] || _("a player");
+    return el("span", { class: "seat-name", "data-colour": seat, "data-name": computer ? "" : who }, _("{seat}: {player}", { seat: kind.label(seat), player: who }));
   });
-  const result = header.result === "draw" ? "Draw" : `${kind.label(header.result)} won`;
+  const result = header.result === "draw" ? _("Draw") : _("{seat} won", { seat: kind.label(header.result) });
   const ended = new Date(header.ended_at);
-  const when = Number.isNaN(ended.getTime()) ? header.ended_at : ended.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
-  const said = header.outcome_text ? `${header.outcome_text.head}. ${header.outcome_text.reason}` : `${result} (${header.reason})`;
+  const when = Number.isNaN(ended.getTime()) ? header.ended_at : dateTime(ended);
+  const said = header.outcome_text ? _("{head}. {reason}", header.outcome_text) : _("{result} ({reason})", { result, reason: header.reason });
   clear($("summary"), players, el("span", { "data-result": header.result }, said),
-    el("span", {}, "Finished ", el("time", { datetime: header.ended_at }, when)),
-    header.imported ? el("span", { class: "badge" }, "imported") : null);
+    el("span", {}, sentence(_("Finished {when}"), { when: el("time", { datetime: header.ended_at }, when) })),
+    header.imported ? el("span", { class: "badge" }, _("imported")) : null);
 }
 
 function renderEvents() {
   const items = events.map((e) => {
     const hidden = seenBy(e.visible_to);
     return el("li", { "data-step": e.seq, "data-type": e.type },
-      el("button", { type: "button", class: "event-step", "data-step": e.seq, "aria-label": `Go to step ${e.seq}: ${eventText(e)}` },
+      el("button", { type: "button", class: "event-step", "data-step": e.seq, "aria-label": _("Go to step {step}: {event}", { step: e.seq, event: eventText(e) }) },
         el("span", { class: "seq" }, String(e.seq)), " ", eventText(e),
         hidden ? el("span", { class: "muted secret" }, ` (${hidden})`) : null));
   });
@@ -111,9 +114,9 @@ function renderEvents() {
 
 function renderRounds() {
   rounds = front.roundStarts ? front.roundStarts(events) : []; // [round, step of its start]
-  const buttons = [el("button", { type: "button", "data-step": 0 }, "Start")];
-  for (const [round, at] of rounds) buttons.push(el("button", { type: "button", "data-step": at, "data-round": round }, `Round ${round}`));
-  buttons.push(el("button", { type: "button", "data-step": length }, "End"));
+  const buttons = [el("button", { type: "button", "data-step": 0 }, _("Start"))];
+  for (const [round, at] of rounds) buttons.push(el("button", { type: "button", "data-step": at, "data-round": round }, _("Round {round}", { round: number(round) })));
+  buttons.push(el("button", { type: "button", "data-step": length }, _("End")));
   clear($("rounds"), buttons);
   $("rounds").addEventListener("click", (event) => {
     const button = event.target.closest("button[data-step]");
@@ -133,25 +136,25 @@ function renderOutcome(v, said) {
   const node = $("outcome");
   node.hidden = !v.outcome;
   if (node.hidden) return;
-  const told = said || { head: "The game is over", reason: "" };
+  const told = said || { head: _("The game is over"), reason: "" };
   const note = front.outcomeNote ? front.outcomeNote(v.outcome, { kind, view: v }) : null;
   clear(node, el("h2", {}, told.head), el("p", { "data-reason": v.outcome.reason }, told.reason),
     note ? el("p", { class: "muted" }, note) : null,
-    el("p", { class: "buttons" }, el("a", { href: "/" }, "Start a new game")));
+    el("p", { class: "buttons" }, el("a", { href: "/" }, _("Start a new game"))));
 }
 
 function renderContinue(v, prompt) {
   const over = !!v.outcome;
   let note = "";
-  if (over || step >= length) note = "The game is over at this step: choose an earlier one to play on.";
-  else if (!prompt) note = "Nobody has a decision to make at this step: go to a step where someone decides.";
+  if (over || step >= length) note = _("The game is over at this step: choose an earlier one to play on.");
+  else if (!prompt) note = _("Nobody has a decision to make at this step: go to a step where someone decides.");
   else if (front.continueNote) note = front.continueNote(v) || "";
   for (const button of document.querySelectorAll(".continue-as")) {
     button.disabled = !!note;
     const level = $("continue-level").selectedOptions[0]?.value || "medium";
-    button.textContent = `Continue from here as ${kind.label(button.dataset.seat)} against the computer (${level})`;
+    button.textContent = _("Continue from here as {seat} against the computer ({level})", { seat: kind.label(button.dataset.seat), level });
   }
-  $("continue-note").textContent = note || `From step ${step}. ${prompt}`;
+  $("continue-note").textContent = note || _("From step {step}. {prompt}", { step, prompt });
 }
 
 function draw({ view: v, prompt = "", outcome_text: said = null }) {
@@ -166,7 +169,7 @@ function draw({ view: v, prompt = "", outcome_text: said = null }) {
   renderOutcome(v, said);
   renderContinue(v, prompt);
   const event = step ? events[step - 1] : null;
-  const what = event ? `Step ${step}: ${eventText(event)}` : "The start: nothing has happened yet.";
+  const what = event ? _("Step {step}: {event}", { step, event: eventText(event) }) : _("The start: nothing has happened yet.");
   clear($("now"), el("span", {}, what), " ", el("span", { class: "muted" }, prompt));
 }
 
@@ -213,9 +216,10 @@ function go(n, perspective = as) {
   root.dataset.step = String(step);
   root.dataset.as = as;
   $("step-slider").value = String(step);
-  $("step-slider").setAttribute("aria-valuetext", `Step ${step} of ${length}`);
+  $("step-slider").setAttribute("aria-valuetext", _("Step {step} of {steps}", { step, steps: length }));
   const round = rounds.filter(([, at]) => at <= step).pop();
-  $("step-text").textContent = `Step ${step} of ${length}${round ? `, round ${round[0]}` : ""}`;
+  $("step-text").textContent = round ? _("Step {step} of {steps}, round {round}", { step, steps: length, round: number(round[0]) })
+    : _("Step {step} of {steps}", { step, steps: length });
   for (const radio of document.querySelectorAll("#perspective input")) radio.checked = radio.value === as;
   for (const button of document.querySelectorAll("#rounds button")) {
     const current = round ? Number(button.dataset.round) === round[0] : false;
@@ -261,16 +265,16 @@ async function showVerification() {
   const box = $("verify-body");
   try {
     const report = await api(`${base}/verify`);
-    const head = report.ok ? "✔ Verified." : "✘ This record does not verify.";
+    const head = report.ok ? _("✔ Verified.") : _("✘ This record does not verify.");
     const parts = [el("p", { class: report.ok ? "verified" : "refused", "data-ok": report.ok ? "yes" : "no" }, el("strong", {}, head), " ", report.sentence)];
     if (report.divergence) {
       const at = report.divergence.step;
-      parts.push(el("p", {}, at ? el("button", { type: "button", "data-step": at, onclick: () => go(at) }, `Go to step ${at}, where it goes wrong`) : "It goes wrong in the header."));
+      parts.push(el("p", {}, at ? el("button", { type: "button", "data-step": at, onclick: () => go(at) }, _("Go to step {step}, where it goes wrong", { step: at })) : _("It goes wrong in the header.")));
     }
     for (const note of report.notes || []) parts.push(el("p", { class: "muted" }, note));
     clear(box, parts);
   } catch (e) {
-    clear(box, el("p", { class: "error" }, `The record could not be checked: ${e.message}`));
+    clear(box, el("p", { class: "error" }, _("The record could not be checked: {error}", { error: e.message })));
   }
 }
 
@@ -278,7 +282,7 @@ async function continueAs(seat) {
   const level = $("continue-level").value;
   const buttons = document.querySelectorAll(".continue-as");
   buttons.forEach((b) => { b.disabled = true; });
-  $("continue-note").textContent = "Setting up the game…";
+  $("continue-note").textContent = _("Setting up the game…");
   try {
     const created = await api(`${base}/continue`, { method: "POST", body: { step, seat, level } });
     const token = created.seats?.[seat]?.token;

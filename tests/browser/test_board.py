@@ -215,8 +215,8 @@ def test_warlords_held_and_next_scoring_are_told_right(server, watch):
         const node = document.createElement('div');
         board.renderPlayers(node, view, { game: null, me: 'red' });
         const field = (seat) =>
-            node.querySelector(`[data-seat=${seat}] [data-field=Warlords]`).textContent;
-        const chip = '[data-seat=blue] [data-field=Played] .warlord-chip';
+            node.querySelector(`[data-seat=${seat}] [data-field=warlords]`).textContent;
+        const chip = '[data-seat=blue] [data-field=played] .warlord-chip';
         const next = (round, phase, outcome = null) => board.nextScoring({ round, phase, outcome });
         return { blue: field('blue'), red: field('red'),
                  played: node.querySelector(chip).firstChild.textContent,

@@ -27,7 +27,7 @@ export function nextScoring(v) {
 export function cardNode(card, owner, extra = "") {
   if (card === null || card === undefined) return null;
   if (card === "placed") {
-    return tipped(el("span", { class: `card back ${extra}`, "data-owner": owner, "data-face": "down" }, "face down"), tip("tip.card.placed"));
+    return tipped(el("span", { class: `card back ${extra}`, "data-owner": owner, "data-face": "down" }, t("page.card.down")), tip("tip.card.placed"));
   }
   return tipped(el("span", { class: `card${FRAMED.includes(card) ? " framed" : ""} ${extra}`, "data-owner": owner, "data-card": card,
     "data-pip": card === "plague" ? "☠" : card }, cardName(card)), cardTip(card));
@@ -39,27 +39,26 @@ const levelName = (level, ctx) => (ctx?.levelName ? ctx.levelName(level) : level
 
 export function seatLabel(seat, game, me, ctx = null) {
   const level = aiLevel(game?.seats?.[seat]?.kind);
-  const who = seat === me ? (level ? ` (you, played by the computer: ${levelName(level, ctx)})` : " (you)")
-    : level ? ` (computer, ${levelName(level, ctx)})` : "";
-  return `${label(seat)}${who}`;
+  const id = seat === me ? (level ? "page.seat.you.ai" : "page.seat.you") : level ? "page.seat.ai" : null;
+  return id ? t(id, { seat: label(seat), level: levelName(level, ctx) }) : label(seat);
 }
 
 function statusNode(v, ctx) {
   const bits = [];
-  bits.push(el("span", { class: "round" }, `Round ${Math.max(v.round, 1)} of 9`));
+  bits.push(el("span", { class: "round" }, t("page.status.round", { round: Math.max(v.round, 1) })));
   const next = nextScoring(v);
-  if (next >= 0) bits.push(el("span", { class: "next-scoring" }, `Next scoring after round ${SCORING[next]}`));
-  if (v.privilege) bits.push(tipped(el("span", { class: "privilege" }, `Privilege: ${label(v.privilege)}`), tip("tip.privilege")));
-  bits.push(el("span", {}, `${variantName(v.variant)} game${v.events ? ", with event cards" : ""}`));
+  if (next >= 0) bits.push(el("span", { class: "next-scoring" }, t("page.status.next_scoring", { round: SCORING[next] })));
+  if (v.privilege) bits.push(tipped(el("span", { class: "privilege" }, t("page.status.privilege", { seat: label(v.privilege) })), tip("tip.privilege")));
+  bits.push(el("span", {}, t(v.events ? "page.status.variant.events" : "page.status.variant", { variant: variantName(v.variant) })));
   for (const seat of seats()) {
     const level = aiLevel(ctx.game?.seats?.[seat]?.kind);
     if (level && seat !== ctx.me) {
       bits.push(el("span", { class: "ai-level", "data-ai-level": level, "data-colour": seat },
-        `${label(seat)}: the computer, ${levelName(level, ctx)} level`));
+        t("page.status.ai", { seat: label(seat), level: levelName(level, ctx) })));
     }
   }
   bits.push(el("span", { class: "viewer" }, ctx.viewer || ""));
-  return el("section", { id: "status", class: "panel status", "aria-label": "Game status" }, bits);
+  return el("section", { id: "status", class: "panel status", "aria-label": t("page.status.label") }, bits);
 }
 
 function trackNode(score) {
@@ -67,13 +66,13 @@ function trackNode(score) {
   const cells = [];
   for (let i = -9; i <= 9; i++) {
     const side = i < 0 ? second : i > 0 ? first : null;
-    const title = side ? `${Math.abs(i)} toward ${label(side)}` : "centre";
+    const title = side ? t("page.track.cell", { n: Math.abs(i), seat: label(side) }) : t("page.track.centre");
     cells.push(el("li", { class: `cell${side ? "" : " centre"}${i === score ? " now" : ""}`, "data-colour": side,
       "aria-current": i === score ? "true" : null, title, "data-pos": i }, String(Math.abs(i))));
   }
-  const text = score === 0 ? "Marker at the centre." : `Marker ${Math.abs(score)} toward ${label(score > 0 ? first : second)}.`;
+  const text = score === 0 ? t("page.track.marker.centre") : t("page.track.marker", { n: Math.abs(score), seat: label(score > 0 ? first : second) });
   return el("section", { class: "panel track-panel", "aria-labelledby": "track-title" },
-    el("h2", { id: "track-title", class: "small-title" }, "Score track"),
+    el("h2", { id: "track-title", class: "small-title" }, t("page.track.title")),
     tipped(el("ol", { id: "track", class: "track", "aria-label": text }, cells), tip("tip.track")),
     el("p", { id: "track-text", class: "muted" }, text));
 }
@@ -81,12 +80,12 @@ function trackNode(score) {
 function eventCardNode(v) {
   if (!v.events) return null;
   const body = v.event_card
-    ? [el("h2", { class: "small-title" }, "Event card"),
+    ? [el("h2", { class: "small-title" }, t("page.event.title")),
       tipped(el("div", { class: "event-face", "data-event": v.event_card },
         el("strong", {}, eventName(v.event_card)), el("span", {}, eventText(v.event_card))), eventTip(v.event_card)),
-      el("p", { class: "muted" }, `${v.events_left} more in the event deck.`)]
-    : [el("p", {}, "No event card is face up.")];
-  return el("section", { id: "event-card", class: "panel event-card", "aria-label": "Face-up event card" }, body);
+      el("p", { class: "muted" }, t("page.event.left", { n: v.events_left }))]
+    : [el("p", {}, t("page.event.none"))];
+  return el("section", { id: "event-card", class: "panel event-card", "aria-label": t("page.event.label") }, body);
 }
 
 // The battle fought in a province this round, from the events the page has seen (the game
@@ -137,10 +136,10 @@ function provincesNode(v, ctx, slotFor) {
     const owner = p.armies[first] ? first : p.armies[second] ? second : null;
     const points = p.display.map((pts, k) =>
       el("span", { class: `pts${k === column ? " now" : ""}`,
-        "aria-label": `${pts} points after round ${SCORING[k]}${k === column ? " (next scoring)" : ""}` }, String(pts)));
+        "aria-label": t(k === column ? "page.points.next" : "page.points", { points: pts, round: SCORING[k] }) }, String(pts)));
     const near = neighbours(p.name).map(provinceName);
     const markers = seats().filter((s) => p.markers[s]).map((s) => tipped(el("span", { class: "marker", "data-seat": s,
-      "data-marker": s, "aria-label": `${label(s)}'s 6-marker: ${p.markers[s]} ${p.markers[s] === 1 ? "army" : "armies"}` },
+      "data-marker": s, "aria-label": t(p.markers[s] === 1 ? "page.marker.one" : "page.marker.many", { seat: label(s), n: p.markers[s] }) },
     el("span", { class: "hex", "aria-hidden": "true" }, "6"), `${label(s)} ×${p.markers[s]}`), tip("tip.marker.6")));
     const section = el("section", {
       class: `province${owner ? " held" : ""}${v.current === p.name ? " current" : ""}${p.fought ? " fought" : ""}`,
@@ -150,7 +149,7 @@ function provincesNode(v, ctx, slotFor) {
         `${tip("tip.display", { points: p.display.join(" / ") })}${column >= 0 ? ` ${tip("tip.display.now")}` : ""}`),
       el("p", { class: "armies" }, seats().map((s) => el("span", { class: `army${p.armies[s] ? "" : " none"}`, "data-seat": s,
         "aria-label": `${label(s)} ${p.armies[s]}` }, el("b", {}, String(p.armies[s])), ` ${label(s)}`))),
-      el("p", { class: "muted holder" }, owner ? `Held by ${label(owner)}` : "Empty"),
+      el("p", { class: "muted holder" }, owner ? t("page.province.held", { seat: label(owner) }) : t("page.province.empty")),
       markers.length ? el("p", { class: "markers" }, markers) : null,
       battleNode(p, ctx),
       slotFor ? slotFor(p.name, i) : null);
@@ -159,7 +158,7 @@ function provincesNode(v, ctx, slotFor) {
   const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
   svg.setAttribute("class", "gates");
   svg.setAttribute("aria-hidden", "true");
-  const map = el("section", { id: "board", class: "provinces map", "aria-label": "Map of the provinces" }, panels);
+  const map = el("section", { id: "board", class: "provinces map", "aria-label": t("page.map.label") }, panels);
   map.append(svg);
   return map;
 }
@@ -228,7 +227,7 @@ export function renderBoard(node, v, ctx, slotFor = null) {
     statusNode(v, ctx),
     trackNode(v.score),
     eventCardNode(v),
-    ctx.legend ? tipped(el("p", { class: "muted legend" }, "The map: each province shows its points at the scorings after rounds 3, 6 and 9 (the next one highlighted); gold gates mark the borders, and supply runs across them."), tip("tip.border")) : null,
+    ctx.legend ? tipped(el("p", { class: "muted legend" }, t("page.map.legend")), tip("tip.border")) : null,
     map);
   keepGates(map);
   return node;
@@ -239,33 +238,33 @@ export function renderPlayers(node, v, ctx) {
   const panels = seats().map((seat) => {
     const p = v.players[seat];
     const rows = [
-      ["Reserve", tipped(el("span", {}, String(p.reserve)), tip("tip.reserve"))],
-      ["Set aside", tipped(el("span", {}, String(p.aside)), tip("tip.aside"))],
-      ["On the board", p.on_board],
-      ["Hand", plural(p.hand_size, "card")], ["Deck", plural(p.deck_size, "card")],
+      ["reserve", tipped(el("span", {}, String(p.reserve)), tip("tip.reserve"))],
+      ["aside", tipped(el("span", {}, String(p.aside)), tip("tip.aside"))],
+      ["board", p.on_board],
+      ["hand", cards(p.hand_size)], ["deck", cards(p.deck_size)],
     ];
     if (v.variant === "standard") {
       // warlords_held counts every Warlord kept, played ones too: in hand = kept - played
       const inHand = Math.max(0, p.warlords_held - p.warlords_played.length);
-      const heldText = inHand ? `${inHand} in hand` : p.warlords_held ? "none left in hand" : "none yet";
+      const heldText = inHand ? t("page.warlords.in_hand", { n: inHand }) : t(p.warlords_held ? "page.warlords.none_left" : "page.warlords.none_yet");
       const mine = p.warlords && seat === me;
-      rows.push(["Warlords", p.warlords ? el("span", {}, heldText) : tipped(el("span", {}, heldText), inHand ? tip("tip.warlord.hidden") : "")]);
-      if (p.warlords_played.length) rows.push(["Played", chips(p.warlords_played)]);
+      rows.push(["warlords", p.warlords ? el("span", {}, heldText) : tipped(el("span", {}, heldText), inHand ? tip("tip.warlord.hidden") : "")]);
+      if (p.warlords_played.length) rows.push(["played", chips(p.warlords_played)]);
       if (p.warlords) {
         const unplayed = p.warlords.filter((w) => !p.warlords_played.includes(w));
-        rows.push([mine ? "Yours" : "Kept", unplayed.length ? chips(unplayed) : "none"]);
+        rows.push([mine ? "yours" : "kept", unplayed.length ? chips(unplayed) : t("page.warlords.none")]);
       }
     }
     const gone = p.discarded.map((c) => cardNode(c, seat, "mini"));
     // once the game is over the API shows every hand: so does the page
     const final = v.outcome && p.hand && seat !== me && ctx.finalHands
-      ? el("p", { class: "final-hand" }, el("span", { class: "muted" }, "Hand at the end: "), p.hand.map((c) => cardNode(c, seat, "mini")))
+      ? el("p", { class: "final-hand" }, el("span", { class: "muted" }, t("page.player.final_hand")), p.hand.map((c) => cardNode(c, seat, "mini")))
       : null;
     return el("section", { class: `player ${seat}`, "data-seat": seat },
       el("h3", {}, seatLabel(seat, game, me, ctx)),
       playerLink(game?.seats?.[seat]),
-      el("dl", {}, rows.map(([k, val]) => [el("dt", {}, k), el("dd", { "data-field": k }, val instanceof Node ? val : String(val))])),
-      gone.length ? el("p", { class: "gone" }, el("span", { class: "muted" }, "Out of the game: "), gone) : null,
+      el("dl", {}, rows.map(([k, val]) => [el("dt", {}, t(`page.field.${k}`)), el("dd", { "data-field": k }, val instanceof Node ? val : String(val))])),
+      gone.length ? el("p", { class: "gone" }, el("span", { class: "muted" }, t("page.player.gone")), gone) : null,
       final);
   });
   clear(node, panels);
@@ -283,7 +282,7 @@ function playerLink(seat) {
   return el("p", { class: "player-name" }, el("a", { href: `/p/${encodeURIComponent(seat.player)}` }, seat.name));
 }
 
-const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+const cards = (n) => t(n === 1 ? "page.cards.one" : "page.cards.many", { n });
 
 // The replay's hands: ctx.shown are the seats whose hands the perspective shows ("full":
 // with the cards drawn and still to keep, and the deck's order).
@@ -293,14 +292,14 @@ export function renderHands(node, v, ctx) {
     const p = v.players[seat];
     const hand = p.hand || [];
     const extra = [];
-    if (ctx.full && p.drawn?.length) extra.push(el("p", { class: "muted" }, "Drawn, still to keep: ", p.drawn.map((c) => cardNode(c, seat, "mini"))));
-    if (ctx.full && p.deck) extra.push(el("p", { class: "muted deck" }, `Deck order (${p.deck.length}): `, p.deck.map((c) => cardNode(c, seat, "mini"))));
-    return el("section", { class: "hand-of", "data-seat": seat, "aria-label": `${label(seat)}'s hand` },
-      el("h3", {}, `${label(seat)}'s hand (${hand.length})`),
-      el("div", { class: "hand" }, hand.length ? hand.map((c) => cardNode(c, seat)) : el("span", { class: "muted" }, "empty")),
+    if (ctx.full && p.drawn?.length) extra.push(el("p", { class: "muted" }, t("page.hands.drawn"), p.drawn.map((c) => cardNode(c, seat, "mini"))));
+    if (ctx.full && p.deck) extra.push(el("p", { class: "muted deck" }, t("page.hands.deck", { n: p.deck.length }), p.deck.map((c) => cardNode(c, seat, "mini"))));
+    return el("section", { class: "hand-of", "data-seat": seat, "aria-label": t("page.hands.of", { seat: label(seat) }) },
+      el("h3", {}, t("page.hands.title.seat", { seat: label(seat), n: hand.length })),
+      el("div", { class: "hand" }, hand.length ? hand.map((c) => cardNode(c, seat)) : el("span", { class: "muted" }, t("page.hands.empty"))),
       extra);
-  }) : el("p", { class: "muted" }, `A spectator sees no hand. Choose ${seats().map(label).join(", ")} or Everything to see them.`);
-  clear(node, el("h2", { id: "hands-title" }, "Hands"), el("div", { id: "hands-body" }, body));
+  }) : el("p", { class: "muted" }, t("page.hands.spectator", { seats: seats().map(label).join(", ") }));
+  clear(node, el("h2", { id: "hands-title" }, t("page.hands.title")), el("div", { id: "hands-body" }, body));
   node.setAttribute("aria-labelledby", "hands-title");
 }
 
@@ -330,14 +329,14 @@ export function fullView(spectator, full) {
 export function outcomeNote(outcome) {
   if (outcome.score === undefined) return null;
   const [first, second] = seats();
-  const score = outcome.score === 0 ? "at the centre" : `${Math.abs(outcome.score)} toward ${label(outcome.score > 0 ? first : second)}`;
   const reserves = seats().map((s) => `${label(s)} ${outcome.reserve?.[s] ?? "?"}`).join(", ");
-  return `Final marker ${score}; reserves: ${reserves}.`;
+  return t(outcome.score === 0 ? "page.outcome.centre" : "page.outcome.toward",
+    { n: Math.abs(outcome.score), seat: label(outcome.score > 0 ? first : second), reserves });
 }
 
 // Why a replay's step cannot be played on from ("" when it can).
 export function continueNote(v) {
   const owed = Object.values(v.pending || {});
-  return owed.includes("sources") ? "This step is in the middle of a battle: choose a step before or after it." : "";
+  return owed.includes("sources") ? t("page.continue.battle") : "";
 }
 

@@ -2,7 +2,9 @@
 // (click a card then a province, or keys: arrows between cards, Enter to pick, 1–5 to place);
 // the seat's hand and the stand-alone exceptional reinforcement. ctx: see README.md.
 import { cap, clear, el } from "/static/api.js";
-import { AFTER, FRAMED, PROVINCES, REACTIVE, WARLORDS_OF, cardName, cardTip, playText, tip, warlordName, warlordText } from "./names.js";
+import {
+  AFTER, FRAMED, PROVINCES, REACTIVE, WARLORDS_OF, cardName, cardTip, has, playText, provinceName, t, tip, warlordName, warlordText,
+} from "./names.js";
 import { tipped } from "./tips.js";
 
 export function heldWarlords(view, me) {
@@ -27,10 +29,10 @@ function assign(ctx, province) {
   if (st.chosen[province] !== undefined && st.selected === null) {
     delete st.chosen[province]; // take the card back
   } else if (st.selected === null) {
-    ctx.say("Pick a card from your hand first.");
+    ctx.say(t("page.place.pick_first"));
     return;
   } else if (sixBlocked(ctx, province, st.selected)) {
-    ctx.say(tip("tip.six.blocked", { province }) || `Your 6 may not go to ${province}.`);
+    ctx.say(t("tip.six.blocked", { province: provinceName(province) }));
     return;
   } else {
     for (const [p, i] of Object.entries(st.chosen)) if (i === st.selected) delete st.chosen[p];
@@ -62,8 +64,8 @@ export function renderHand(node, view, ctx) {
   const me = ctx.me;
   if (!(me && view && view.players[me]?.hand)) return false;
   const placing = ctx.deciding && view.decision?.kind === "place";
-  clear(node, el("h2", { id: "hand-title" }, "Your hand"),
-    el("div", { id: "hand", class: "hand", role: "toolbar", "aria-label": "Your cards" }, handNodes(ctx, placing)));
+  clear(node, el("h2", { id: "hand-title" }, t("page.hand.title")),
+    el("div", { id: "hand", class: "hand", role: "toolbar", "aria-label": t("page.hand.label") }, handNodes(ctx, placing)));
   node.setAttribute("aria-labelledby", "hand-title");
   return true;
 }
@@ -80,10 +82,10 @@ function handNodes(ctx, placing) {
       type: "button", class: `card${framed}${where ? " used" : ""}${st.selected === i ? " selected" : ""}`, "data-pip": pip,
       "data-owner": ctx.me, "data-card": card, "data-focus": `hand-${i}`, "data-index": i,
       "aria-pressed": st.selected === i ? "true" : "false",
-      "aria-label": `${cardName(card)}${where ? `, placed in ${where}` : ""}`,
+      "aria-label": where ? t("page.hand.placed", { card: cardName(card), province: provinceName(where) }) : cardName(card),
       onclick: () => { st.selected = st.selected === i ? null : i; ctx.rerender(`hand-${i}`); },
       onkeydown: (e) => arrows(e, i, hand.length),
-    }, cardName(card), where ? el("small", {}, ` → ${where}`) : null), cardTip(card));
+    }, cardName(card), where ? el("small", {}, ` → ${provinceName(where)}`) : null), cardTip(card));
   });
 }
 
@@ -100,17 +102,18 @@ export function slotFor(ctx) {
   return (province, i) => {
     const chosen = st.chosen[province];
     if (chosen === undefined && sixBlocked(ctx, province, st.selected)) {
-      const why = tip("tip.six.blocked", { province }) || `Your 6 may not go to ${province}.`;
-      return btn(["No 6 here", el("small", { class: "why" }, " (your 6-marker)")], null, {
+      const why = t("tip.six.blocked", { province: provinceName(province) });
+      return btn([t("page.place.no_six"), el("small", { class: "why" }, t("page.place.no_six.why"))], null, {
         class: "slot blocked", disabled: true, "data-focus": `slot-${province}`, "data-slot": province,
-        "data-blocked": "six", title: why, "aria-label": `${province}: ${why}`,
+        "data-blocked": "six", title: why, "aria-label": t("page.place.slot.why", { province: provinceName(province), why }),
       });
     }
-    const label = chosen === undefined ? `Place here (${i + 1})` : `${cardName(hand[chosen])} — take back`;
+    const label = chosen === undefined ? t("page.place.slot", { n: i + 1 }) : t("page.place.slot.filled", { card: cardName(hand[chosen]) });
     return btn(label, () => assign(ctx, province), {
       class: `slot${chosen === undefined ? "" : " filled"}`, "data-focus": `slot-${province}`,
       "data-colour": chosen === undefined ? null : ctx.me,
-      "data-slot": province, "aria-label": chosen === undefined ? `Place the picked card in ${province}` : `${province}: ${cardName(hand[chosen])}, take it back`,
+      "data-slot": province, "aria-label": chosen === undefined ? t("page.place.slot.label", { province: provinceName(province) })
+        : t("page.place.slot.filled.label", { province: provinceName(province), card: cardName(hand[chosen]) }),
     });
   };
 }
@@ -155,28 +158,28 @@ function placePanel(ctx) {
   const held = heldWarlords(view, me);
   const plays = (view.decision.warlord_plays || []).filter((p) => p.warlord !== "double_six");
   const parts = [
-    title("Place your five cards"),
-    el("p", {}, "Pick a card in your hand, then a province. Keys: arrows move between cards, Enter picks, 1–5 places it (1 Qin, 2 Chu, 3 Jin-Yan, 4 Han-Qi, 5 Wu), Escape drops the pick."),
+    title(t("page.place.title")),
+    el("p", {}, t("page.place.help")),
     el("ul", { class: "plain summary" }, PROVINCES.map((p) =>
-      el("li", { "data-summary": p }, `${p}: `, st.chosen[p] === undefined ? "—" : cardName(hand[st.chosen[p]])))),
+      el("li", { "data-summary": p }, t("page.place.summary", { province: provinceName(p) }), st.chosen[p] === undefined ? "—" : cardName(hand[st.chosen[p]])))),
   ];
   const six = PROVINCES.find((p) => hand[st.chosen[p]] === "6" && view.provinces[PROVINCES.indexOf(p)].markers[me] > 0);
-  if (six) parts.push(el("p", { class: "muted", "data-double-six": six }, tip("tip.six.double", { province: six })));
+  if (six) parts.push(el("p", { class: "muted", "data-double-six": six }, tip("tip.six.double", { province: provinceName(six) })));
   if (plays.length) {
-    parts.push(el("label", { for: "play-before" }, "Play a Warlord before the battles"),
+    parts.push(el("label", { for: "play-before" }, t("page.place.warlord")),
       el("select", { id: "play-before", "data-focus": "play-before", onchange: (e) => { st.play = e.target.value; } },
-        el("option", { value: "" }, "No"),
+        el("option", { value: "" }, t("page.place.warlord.no")),
         plays.map((p) => el("option", { value: JSON.stringify(p), selected: st.play === JSON.stringify(p) }, playText(p)))));
   }
   for (const w of held.filter((x) => REACTIVE.includes(x))) parts.push(armControl(st, w));
-  parts.push(el("label", { for: "supply" }, "If your winning armies must come from the board"),
+  parts.push(el("label", { for: "supply" }, t("page.place.supply")),
     el("select", { id: "supply", "data-focus": "supply", onchange: (e) => { st.supply = e.target.value; } },
-      [["", "ask me each time"], ["largest", "take from my largest stack first"], ["smallest", "take from my smallest stack first"]]
-        .map(([value, text]) => el("option", { value, selected: st.supply === value }, text))));
+      [["", "ask"], ["largest", "largest"], ["smallest", "smallest"]]
+        .map(([value, id]) => el("option", { value, selected: st.supply === value }, t(`page.supply.${id}`)))));
   parts.push(el("div", { class: "buttons" },
-    btn(done === 5 ? "Place these cards" : `Place these cards (${done} of 5 chosen)`, () => ctx.send(placeCommand(ctx)),
+    btn(done === 5 ? t("page.place.send") : t("page.place.send.count", { n: done }), () => ctx.send(placeCommand(ctx)),
       { class: "primary", id: "submit-place", "data-focus": "submit-place", disabled: done !== 5 }),
-    btn("Clear", () => { st.chosen = {}; st.selected = null; ctx.rerender("hand-0"); }, { id: "clear-place", "data-focus": "clear-place" })));
+    btn(t("page.place.clear"), () => { st.chosen = {}; st.selected = null; ctx.rerender("hand-0"); }, { id: "clear-place", "data-focus": "clear-place" })));
   return parts;
 }
 
@@ -184,14 +187,14 @@ function armControl(st, warlord) {
   const [name, text] = [warlordName(warlord), warlordText(warlord)];
   const id = `arm-${warlord}`;
   if (warlord === "restraint") {
-    return el("p", {}, el("label", { for: id }, `Arm ${name} in`), " ",
+    return el("p", {}, el("label", { for: id }, t("page.arm.in", { warlord: name })), " ",
       el("select", { id, "data-focus": id, onchange: (e) => { st.arm.restraint = e.target.value || null; } },
-        el("option", { value: "" }, "no province"),
-        PROVINCES.map((p) => el("option", { value: p, selected: st.arm.restraint === p }, p))),
+        el("option", { value: "" }, t("page.arm.none")),
+        PROVINCES.map((p) => el("option", { value: p, selected: st.arm.restraint === p }, provinceName(p)))),
       el("span", { class: "muted" }, ` ${text}`));
   }
   return el("p", {}, el("label", {}, el("input", { type: "checkbox", id, "data-focus": id, checked: !!st.arm[warlord],
-    onchange: (e) => { st.arm[warlord] = e.target.checked; } }), ` Arm ${name}`), el("span", { class: "muted" }, ` ${text}`));
+    onchange: (e) => { st.arm[warlord] = e.target.checked; } }), t("page.arm", { warlord: name })), el("span", { class: "muted" }, ` ${text}`));
 }
 
 // ---- the other decisions ---------------------------------------------------------------
@@ -201,8 +204,8 @@ function warlordPanel(ctx, extra) {
   const kept = view.players[me].warlords || [];
   const names = mine.filter((w) => !extra || (!kept.includes(w) && w !== "head_start"));
   return [
-    title(extra ? "War chariot: choose one more Warlord" : "Choose your Warlord"),
-    el("p", {}, "Your choice stays secret until you play it."),
+    title(t(extra ? "page.warlord.extra" : "page.warlord.choose")),
+    el("p", {}, t("page.warlord.secret")),
     el("div", { class: "choices" }, names.map((w) => btn(
       [el("strong", {}, warlordName(w)), el("span", { class: "muted" }, warlordText(w))],
       () => ctx.send({ type: extra ? "extra_warlord" : "choose_warlord", warlord: w }),
@@ -213,10 +216,10 @@ function warlordPanel(ctx, extra) {
 function nextProvincePanel(ctx) {
   const left = ctx.view.decision.provinces;
   return [
-    title("You hold the privilege: where is the next battle?"),
-    el("div", { class: "choices" }, left.map((p) => btn(p, () => ctx.send({ type: "next_province", provinces: [p] }),
+    title(t("page.next.title")),
+    el("div", { class: "choices" }, left.map((p) => btn(provinceName(p), () => ctx.send({ type: "next_province", provinces: [p] }),
       { class: "choice", "data-province-choice": p, "data-focus": `next-${p}` }))),
-    left.length > 1 ? btn(`All in board order: ${left.join(", ")}`, () => ctx.send({ type: "next_province", provinces: left }),
+    left.length > 1 ? btn(t("page.next.all", { provinces: left.map(provinceName).join(", ") }), () => ctx.send({ type: "next_province", provinces: left }),
       { "data-focus": "next-all" }) : null,
   ];
 }
@@ -231,20 +234,21 @@ function keepPanel(ctx) {
     ctx.rerender(`keep-${i}`);
   };
   return [
-    title(`Keep ${keep} of the cards you drew`),
-    el("p", {}, "The others go to the bottom of your deck."),
+    title(t("page.keep.title", { n: keep })),
+    el("p", {}, t("page.keep.rest")),
     el("div", { class: "hand" }, drawn.map((card, i) => tipped(btn(cardName(card), () => toggle(i), {
       class: `card${FRAMED.includes(card) ? " framed" : ""}${st.picked.includes(i) ? " selected" : ""}`, "data-owner": ctx.me, "data-card": card,
       "data-pip": card === "plague" ? "☠" : card,
       "data-keep": i, "data-focus": `keep-${i}`, "aria-pressed": st.picked.includes(i) ? "true" : "false" }), cardTip(card)))),
-    btn(`Keep ${st.picked.length === keep ? st.picked.map((i) => cardName(drawn[i])).join(", ") : `(${st.picked.length} of ${keep} chosen)`}`,
+    btn(st.picked.length === keep ? t("page.keep.send", { cards: st.picked.map((i) => cardName(drawn[i])).join(", ") })
+      : t("page.keep.count", { n: st.picked.length, keep }),
       () => ctx.send({ type: "keep", cards: st.picked.map((i) => drawn[i]) }),
       { class: "primary", id: "submit-keep", "data-focus": "submit-keep", disabled: st.picked.length !== keep }),
   ];
 }
 
-const WHY = { margin: "You won the battle", six: "Your 6 takes 1 army to its 6-marker", "+2": "Your +2 sets an army aside",
-  "+3": "Your +3 sets 2 armies aside", light_infantry: "Light infantry" };
+// why armies move: the messages page.why.<why> (margin, six, +2, +3, light_infantry)
+const whyWords = (why) => (has(`page.why.${why}`) ? t(`page.why.${why}`) : cap(String(why).replace(/_/g, " ")));
 
 function sourcesPanel(ctx) {
   const { view, me } = ctx;
@@ -254,25 +258,27 @@ function sourcesPanel(ctx) {
   if (!ctx.ui.sources || ctx.ui.sources.key !== k) ctx.ui.sources = { key: k, reinforce: "", take: null };
   const st = ctx.ui.sources;
   const reserve = view.players[me].reserve + (st.reinforce ? 1 : 0);
-  const available = d.tiers.reduce((n, t) => n + Object.values(t).reduce((a, b) => a + b, 0), 0);
+  const available = d.tiers.reduce((n, tier) => n + Object.values(tier).reduce((a, b) => a + b, 0), 0);
   const boardNeed = Math.min(Math.max(0, d.need - reserve), available);
   if (!st.take) { // a legal default: the tiers in order
     st.take = {};
     let left = boardNeed;
-    for (const tier of d.tiers) for (const [p, n] of Object.entries(tier)) { const t = Math.min(n, left); st.take[p] = t; left -= t; }
+    for (const tier of d.tiers) for (const [p, n] of Object.entries(tier)) { const k = Math.min(n, left); st.take[p] = k; left -= k; }
   }
-  const why = WHY[d.why] || cap(String(d.why).replace(/_/g, " "));
-  const to = String(d.to).startsWith("marker@") ? `the 6-marker in ${d.to.slice(7)}` : d.to === "aside" ? "the set-aside pool" : d.to;
-  const tierName = (i) => (d.tiers.length > 1 ? (i === 0 ? `Provinces next to ${d.to}` : "Other provinces") : "Your provinces");
+  const why = whyWords(d.why);
+  const to = String(d.to).startsWith("marker@") ? t("page.sources.to.marker", { province: provinceName(d.to.slice(7)) })
+    : d.to === "aside" ? t("page.sources.to.aside") : provinceName(d.to);
+  const tierName = (i) => t(d.tiers.length > 1 ? (i === 0 ? "page.sources.tier.near" : "page.sources.tier.other") : "page.sources.tier.yours",
+    { province: provinceName(d.to) });
   // what the rules allow (the same as the server checks): exactly what the board must give,
   // and the provinces next to the battle emptied before any other is touched
   const problem = () => {
     const taken = Object.values(st.take).reduce((a, b) => a + b, 0);
-    if (taken !== boardNeed) return tip("tip.sources.sum", { n: boardNeed }) || `Take exactly ${boardNeed} from the board.`;
+    if (taken !== boardNeed) return t("tip.sources.sum", { n: boardNeed });
     for (let i = 1; i < d.tiers.length; i++) {
       const later = Object.keys(d.tiers[i]).some((p) => (st.take[p] || 0) > 0);
       const earlierLeft = d.tiers.slice(0, i).some((tier) => Object.entries(tier).some(([p, n]) => (st.take[p] || 0) < n));
-      if (later && earlierLeft) return tip("tip.sources.order", { province: d.to }) || `Take from the provinces next to ${d.to} first.`;
+      if (later && earlierLeft) return t("tip.sources.order", { province: provinceName(d.to) });
     }
     return "";
   };
@@ -290,20 +296,20 @@ function sourcesPanel(ctx) {
     return cmd;
   };
   return [
-    title("Where do your armies come from?"),
-    el("p", {}, `${why}: ${d.need} ${d.need === 1 ? "army goes" : "armies go"} to ${to}. `,
-      `${Math.min(d.need, reserve)} come from your reserve; take ${boardNeed} from the board`,
-      d.tiers.length > 1 ? `, from the provinces next to ${d.to} first.` : "."),
+    title(t("page.sources.title")),
+    el("p", {}, t(d.need === 1 ? "page.sources.need.one" : "page.sources.need.many", { why, n: d.need, to }),
+      t(d.tiers.length > 1 ? "page.sources.take.near" : "page.sources.take",
+        { reserve: Math.min(d.need, reserve), board: boardNeed, province: provinceName(d.to) })),
     d.tiers.map((tier, i) => Object.keys(tier).length === 0 ? null : el("fieldset", {}, el("legend", {}, tierName(i)),
-      Object.entries(tier).map(([p, n]) => el("label", { class: "take" }, `${p} (you have ${n}) `,
+      Object.entries(tier).map(([p, n]) => el("label", { class: "take" }, t("page.sources.have", { province: provinceName(p), n }),
         el("input", { type: "number", min: 0, max: n, value: st.take[p] ?? 0, "data-take": p, "data-focus": `take-${p}`,
           oninput: (e) => { st.take[p] = Math.max(0, Number.parseInt(e.target.value, 10) || 0); check(); } }))))),
-    spare.length && view.players[me].aside ? el("p", {}, el("label", { for: "sources-reinforce" }, "First discard a card to bring 1 set-aside army to your reserve: "),
+    spare.length && view.players[me].aside ? el("p", {}, el("label", { for: "sources-reinforce" }, t("page.sources.reinforce")),
       el("select", { id: "sources-reinforce", "data-focus": "sources-reinforce",
         onchange: (e) => { st.reinforce = e.target.value; st.take = null; ctx.rerender("sources-reinforce"); } },
-      el("option", { value: "" }, "no"), spare.map((c) => el("option", { value: c, selected: st.reinforce === c }, cardName(c))))) : null,
+      el("option", { value: "" }, t("page.sources.reinforce.no")), spare.map((c) => el("option", { value: c, selected: st.reinforce === c }, cardName(c))))) : null,
     el("p", { id: "sources-why", class: "error", role: "status", hidden: true }),
-    btn("Send these armies", () => { if (!problem()) ctx.send(command()); },
+    btn(t("page.sources.send"), () => { if (!problem()) ctx.send(command()); },
       { class: "primary", id: "submit-sources", "data-focus": "submit-sources", "aria-describedby": "sources-why" }),
   ];
 }
@@ -311,10 +317,10 @@ function sourcesPanel(ctx) {
 function afterPanel(ctx) {
   const plays = (ctx.view.decision.warlord_plays || []).filter((p) => AFTER.includes(p.warlord));
   return [
-    title("After the battles: play a Warlord?"),
-    el("p", {}, "Everyone who still holds a Warlord is asked, so passing tells nothing."),
+    title(t("page.after.title")),
+    el("p", {}, t("page.after.help")),
     el("div", { class: "choices" },
-      btn("Pass", () => ctx.send({ type: "after_battles", warlords: [] }), { class: "choice primary", "data-pass": "", "data-focus": "after-pass" }),
+      btn(t("page.after.pass"), () => ctx.send({ type: "after_battles", warlords: [] }), { class: "choice primary", "data-pass": "", "data-focus": "after-pass" }),
       plays.map((p, i) => btn(playText(p), () => ctx.send({ type: "after_battles", warlords: [p] }),
         { class: "choice", "data-play": p.warlord, "data-focus": `after-${i}` }))),
   ];
@@ -333,7 +339,7 @@ export function renderDecision(node, ctx) {
     return false;
   }
   const panel = PANELS[d.kind];
-  clear(node, panel ? panel(ctx) : el("p", {}, `Decision: ${d.kind}`));
+  clear(node, panel ? panel(ctx) : el("p", {}, t("page.decision.kind", { kind: d.kind })));
   return true;
 }
 
@@ -342,10 +348,10 @@ export function renderExtras(node, ctx) {
   const { view, me } = ctx;
   const spare = [...new Set(view.players[me].hand.filter((c) => !FRAMED.includes(c)))];
   if (!view.players[me].aside || !spare.length) {
-    return clear(node, el("p", { class: "muted" }, "Exceptional reinforcement needs a set-aside army and a 7–10, ±, or Plague card in hand."));
+    return clear(node, el("p", { class: "muted" }, t("page.extras.none")));
   }
   const select = el("select", { id: "reinforce-card", "data-focus": "reinforce-card" }, spare.map((c) => el("option", { value: c }, cardName(c))));
-  return clear(node, el("p", {}, "Discard a card (shown to your opponent) to move 1 army from your set-aside pool to your reserve."),
-    el("p", {}, el("label", { for: "reinforce-card" }, "Card "), select, " ",
-      btn("Discard it", () => ctx.send({ type: "reinforce", card: select.value }), { id: "reinforce", "data-focus": "reinforce" })));
+  return clear(node, el("p", {}, t("page.extras.help")),
+    el("p", {}, el("label", { for: "reinforce-card" }, t("page.extras.card")), select, " ",
+      btn(t("page.extras.send"), () => ctx.send({ type: "reinforce", card: select.value }), { id: "reinforce", "data-focus": "reinforce" })));
 }

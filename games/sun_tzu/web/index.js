@@ -2,13 +2,15 @@
 // replay.js) draws the game through. See README.md in this folder.
 import { renderBoard as drawBoard, continueNote, fullView, outcomeNote, renderHands, renderPlayers } from "./board.js";
 import { onKey, renderDecision, renderExtras, renderHand, slotFor } from "./decisions.js";
-import { setKind } from "./names.js";
+import { setKind, t } from "./names.js";
 
-export const extrasTitle = "exceptional reinforcement";
+// the words the page shell names the extras by: set by init, in the page's language
+export let extrasTitle = "";
 
 // Once, before anything is drawn: the kind (catalogue and messages) the names come from.
 export function init(kind) {
   setKind(kind);
+  extrasTitle = t("page.extras.title");
 }
 
 // The board: status line, score track, event card, provinces; the placement's slots on

@@ -51,7 +51,7 @@ export function neighbours(province) {
 
 // "A, B and C"
 export function listed(items) {
-  return items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
+  return items.length < 2 ? items.join("") : t("page.list", { items: items.slice(0, -1).join(", "), last: items.at(-1) });
 }
 
 // A Warlord play with its targets, in words (the messages the narration uses too).

@@ -3,7 +3,7 @@
 import { clear, el } from "/static/api.js";
 import {
   areaName, borderList, boxName, cardName, COLUMNS, counters, factionOf, forceName, generalName, iconsOf, label, POS,
-  rpOf, seatIds, sideName, stacksOf,
+  rpOf, seatIds, sideName, sideTitle, stacksOf, t,
 } from "./names.js";
 import { tip, tipped } from "./tips.js";
 
@@ -24,7 +24,7 @@ const H = 104;
 const seatOfSide = (view, side) => Object.keys(view?.sides || {}).find((s) => view.sides[s] === side) || null;
 const ICON = { horse: "H", sword: "S", shield: "D" };
 const gensText = (gens) => Object.entries(gens || {})
-  .map(([g, ready]) => `${generalName(g)}${ready ? "" : " (spent)"}`).join(", ");
+  .map(([g, ready]) => (ready ? generalName(g) : t("page.general.spent", { general: generalName(g) }))).join(", ");
 
 // One stack as a line: "Qin 3+1 ★Bai Qi" (ready + exhausted, generals).
 export function stackWords(s) {
@@ -44,7 +44,13 @@ function drawArea(view, area, marks) {
     tabindex: marks.onArea ? "0" : null, role: marks.onArea ? "button" : "group",
     transform: `translate(${x - W / 2} ${y - H / 2})`,
     onclick: marks.onArea ? () => marks.onArea(area) : null,
-    "aria-label": `${areaName(area)}, ${rpOf(area)} RP${holder ? `, city held by ${forceName(holder)}` : ", no city holder"}: ${stacks.map((s) => `${s.city ? "city " : "field "}${stackWords(s)}${Object.keys(s.gens || {}).length ? ` (${gensText(s.gens)})` : ""}`).join("; ") || "empty"}`,
+    "aria-label": t(holder ? "page.area.label.held" : "page.area.label.free", {
+      area: areaName(area), rp: rpOf(area), force: holder ? forceName(holder) : "",
+      stacks: stacks.map((s) => {
+        const one = t(s.city ? "page.area.stack.city" : "page.area.stack.field", { stack: stackWords(s) });
+        return Object.keys(s.gens || {}).length ? t("page.area.stack.generals", { stack: one, generals: gensText(s.gens) }) : one;
+      }).join("; ") || t("page.area.empty"),
+    }),
   });
   tipped(g, tip([`tip.area.${area}`], holder
     ? ["tip.area.held", { force: forceName(holder), faction: factionName(faction) }] : ["tip.area.empty"]));
@@ -67,12 +73,12 @@ function drawArea(view, area, marks) {
     row.append(svg("text", { x: 5, y: 13 }, `${head}${gens ? ` ★${gens}` : ""}`));
     g.append(tipped(row, stackTip(view, area, s)));
   });
-  if (stacks.length > 4) g.append(svg("text", { class: "more", x: 8, y: H - 2 }, `+${stacks.length - 4} more`));
+  if (stacks.length > 4) g.append(svg("text", { class: "more", x: 8, y: H - 2 }, t("page.area.more", { n: stacks.length - 4 })));
   return g;
 }
 
 export function drawMap(view, marks = {}) {
-  const root = svg("svg", { id: "map", class: "ws-map", viewBox: "0 0 1030 745", role: "group", "aria-label": "The map of the Warring States" });
+  const root = svg("svg", { id: "map", class: "ws-map", viewBox: "0 0 1030 745", role: "group", "aria-label": t("page.map.label") });
   const lines = svg("g", { class: "borders" });
   for (const [a, b, type, down] of borderList()) {
     if (!POS[a] || !POS[b]) continue;
@@ -102,18 +108,18 @@ function drawTrack(view) {
         .map(([force, p]) => tipped(el("span", {
           class: `counter force-${force}${p.received ? "" : " locked"}`, "data-force": force,
           "data-received": p.received ? "yes" : "no",
-          "aria-label": `${forceName(force)}: ${boxName(box)}${p.received ? "" : ", Not Received (locked)"}${view.eliminated?.includes(force) ? ", eliminated" : ""}`,
-        }, forceName(force), p.received ? "" : " (NR)"), tip([p.received ? "tip.counter" : "tip.counter.locked",
+          "aria-label": counterLabel(view, force, box, p.received),
+        }, p.received ? forceName(force) : t("page.counter.locked", { force: forceName(force) })), tip([p.received ? "tip.counter" : "tip.counter.locked",
           { force: forceName(force), box: boxName(box), faction: factionName(factionOf(view, force)) }]))))))));
-  return el("section", { id: "track", class: "ws-track", "aria-label": "Diplomacy track" },
-    el("h3", {}, "Diplomacy track: Serve Qin (Lianheng) ← Neutral → Alliance"), el("ol", {}, ...cols));
+  return el("section", { id: "track", class: "ws-track", "aria-label": t("page.track.label") },
+    el("h3", {}, t("page.track.title")), el("ol", {}, ...cols));
 }
 
 // The dice of the last fights, from the page's events (as they happen).
 function drawDice(ctx) {
   const rolls = (ctx.events || []).filter((e) => e.type === "dice_rolled" || e.type === "die_rolled" || e.type === "second_strike").slice(-4);
-  if (!rolls.length) return el("div", { id: "dice", class: "dice muted" }, "No dice rolled yet.");
-  return el("div", { id: "dice", class: "dice", "aria-live": "polite" }, tipped(el("strong", {}, "Dice: "), tip(["tip.dice"])),
+  if (!rolls.length) return el("div", { id: "dice", class: "dice muted" }, t("page.dice.none"));
+  return el("div", { id: "dice", class: "dice", "aria-live": "polite" }, tipped(el("strong", {}, t("page.dice.title")), tip(["tip.dice"])),
     ...rolls.map((e) => el("span", { class: "roll", "data-seq": String(e.seq) }, e.text || e.type)));
 }
 
@@ -122,23 +128,22 @@ export function renderBoard(node, view, ctx, marks = {}) {
     clear(node, el("p", { class: "muted" }, ctx.viewer || ""));
     return;
   }
-  const active = view.active ? sideName(view.active) : "nobody";
+  const active = view.active ? sideName(view.active) : t("page.side.nobody");
   const status = el("div", { id: "status", class: "ws-status" },
-    tipped(el("span", { class: "turn", "data-turn": String(view.turn) }, `Turn ${view.turn} of ${view.turns}`),
+    tipped(el("span", { class: "turn", "data-turn": String(view.turn) }, t("page.status.turn", { turn: view.turn, turns: view.turns })),
       tip(["tip.turn", { turns: view.turns }])),
-    tipped(el("span", { class: "phase" }, `Phase: ${view.phase}`), tip(["tip.phase"])),
-    tipped(el("span", { class: "active" }, `Acting: ${active}${view.passes ? ` (${view.passes} pass${view.passes > 1 ? "es" : ""})` : ""}`),
+    tipped(el("span", { class: "phase" }, t("page.status.phase", { phase: view.phase })), tip(["tip.phase"])),
+    tipped(el("span", { class: "active" }, t(!view.passes ? "page.status.acting" : view.passes > 1 ? "page.status.acting.passes" : "page.status.acting.pass", { side: active, n: view.passes })),
       tip(["tip.acting"])),
     tipped(el("span", { class: "initiative", "data-side": view.initiative?.side || "" },
-      `Initiative: ${sideName(view.initiative?.side)}${view.initiative?.flipped ? " (flipped)" : ""}`),
+      t(view.initiative?.flipped ? "page.status.initiative.flipped" : "page.status.initiative", { side: sideName(view.initiative?.side) })),
     tip(["tip.initiative"], view.initiative?.flipped ? ["tip.initiative.flipped"] : null)),
-    tipped(el("span", { class: "qin-rp" }, view.phase === "bid" ? `Qin holds ${view.qin_rp} RP; the bids set its target` : `Qin holds ${view.qin_rp} RP of ${view.target}`),
+    tipped(el("span", { class: "qin-rp" }, t(view.phase === "bid" ? "page.status.qin_rp.bid" : "page.status.qin_rp", { rp: view.qin_rp, target: view.target })),
       tip([view.victory === "bid" ? "tip.qin_rp.bid" : "tip.qin_rp.basic", { target: view.target }])),
-    tipped(el("span", { class: "rp" }, `RP: Lianheng ${view.rp?.lianheng ?? "?"}, the Alliance ${view.rp?.alliance ?? "?"}`),
+    tipped(el("span", { class: "rp" }, t("page.status.rp", { lianheng: view.rp?.lianheng ?? "?", alliance: view.rp?.alliance ?? "?" })),
       tip(["tip.rp"])));
   const legend = el("p", { class: "legend muted" },
-    "▣ city holder, then field stacks; 3+1 = ready + exhausted; ★ generals (H: horse, S: sword, D: shield). ",
-    "Lines: solid 1 MP, dashed mountains 2 MP, blue waterways (arrow downstream). Border colour: who holds the city (red Lianheng, blue the Alliance, grey Neutral). (NR) on the track: Not Received, locked.");
+    t("page.legend.counters"), t("page.legend.lines"));
   clear(node, status, el("div", { class: "map-scroll" }, drawMap(view, marks)), legend, drawTrack(view), drawDice(ctx));
 }
 
@@ -146,24 +151,23 @@ export function renderPlayers(node, view, ctx) {
   if (!view) return clear(node);
   clear(node, ...seatIds().map((seat) => {
     const side = view.sides?.[seat];
-    const aim = side === "lianheng" ? `Victory: Qin reaches ${view.target} RP` : side === "alliance" ? `Victory: Qin below ${view.target} RP at the end` : "";
     const discards = side ? view.discards?.[side] || [] : [];
     return el("section", { class: "player", "data-seat": seat, "data-side": side || "" },
-      el("h2", { class: "player-name" }, `${label(seat)}: ${sideName(side)}${seat === ctx.me ? " (you)" : ""}`),
-      side ? tipped(el("p", { class: "side-rp" }, `RP ${view.rp?.[side] ?? "?"}. ${aim}`),
+      el("h2", { class: "player-name" }, t(seat === ctx.me ? "page.player.title.you" : "page.player.title", { seat: label(seat), side: sideName(side) })),
+      side ? tipped(el("p", { class: "side-rp" }, t(`page.player.rp.${side}`, { rp: view.rp?.[side] ?? "?", target: view.target })),
         tip(["tip.rp"], [view.victory === "bid" ? "tip.qin_rp.bid" : "tip.qin_rp.basic", { target: view.target }]))
-        : el("p", {}, "Sides are decided by the bid."),
+        : el("p", {}, t("page.player.no_side")),
       side ? el("p", { class: "counts" },
-        tipped(el("span", { class: "hand-size" }, `Hand ${view.hand_sizes?.[side] ?? 0}`),
+        tipped(el("span", { class: "hand-size" }, t("page.player.hand", { n: view.hand_sizes?.[side] ?? 0 })),
           tip(["tip.hand", { side: sideTitle(side), n: view.hand_sizes?.[side] ?? 0 }])), " · ",
-        tipped(el("span", { class: "deck" }, `Deck ${view.deck_sizes?.[side] ?? 0}`),
+        tipped(el("span", { class: "deck" }, t("page.player.deck", { n: view.deck_sizes?.[side] ?? 0 })),
           tip(["tip.deck", { side: sideTitle(side), n: view.deck_sizes?.[side] ?? 0 }])), " · ",
-        tipped(el("span", { class: "discard" }, `Discard ${discards.length}`),
+        tipped(el("span", { class: "discard" }, t("page.player.discard", { n: discards.length })),
           tip(["tip.discard", { side: sideTitle(side), n: discards.length }])),
-        view.removed?.[side]?.length ? ` · Removed ${view.removed[side].length}` : "") : null,
-      discards.some((d) => d.up && d.card) ? el("p", { class: "muted small face-up" }, "Face up discards: ",
-        discards.filter((d) => d.up && d.card).map((d) => cardName(d.card)).join(", ")) : null,
-      view.bids && seat in view.bids ? el("p", { class: "bid" }, `Bid: ${view.bids[seat] === "hidden" ? "sealed" : view.bids[seat]}`) : null);
+        view.removed?.[side]?.length ? ` · ${t("page.player.removed", { n: view.removed[side].length })}` : "") : null,
+      discards.some((d) => d.up && d.card) ? el("p", { class: "muted small face-up" }, t("page.player.face_up", {
+        cards: discards.filter((d) => d.up && d.card).map((d) => cardName(d.card)).join(", ") })) : null,
+      view.bids && seat in view.bids ? el("p", { class: "bid" }, t(view.bids[seat] === "hidden" ? "page.player.bid.sealed" : "page.player.bid", { rp: view.bids[seat] })) : null);
   }));
 }
 
@@ -176,8 +180,11 @@ function stackTip(view, area, s) {
   return tip([s.city ? "tip.stack.city" : "tip.stack.field", values],
     ...gens.flatMap(([g, ready]) => [[`tip.general.${g}`], [ready ? "tip.general.ready" : "tip.general.spent", { general: generalName(g) }]]));
 }
-const FACTIONS = { lianheng: "Lianheng", alliance: "the Alliance", neutral: "Neutral", none: "no side" };
-const factionName = (f) => FACTIONS[f] || FACTIONS.none;
-const sideTitle = (side) => (side === "alliance" ? "The Alliance" : sideName(side));
+const factionName = (f) => (f === "lianheng" || f === "alliance" ? sideName(f) : t(f === "neutral" ? "page.faction.neutral" : "page.faction.none"));
+// A track counter for a screen reader: force, box, locked, eliminated.
+function counterLabel(view, force, box, received) {
+  const words = t(received ? "page.counter.label" : "page.counter.label.locked", { force: forceName(force), box: boxName(box) });
+  return view.eliminated?.includes(force) ? t("page.counter.eliminated", { counter: words }) : words;
+}
 
 export { gensText, seatOfSide, stackTip };

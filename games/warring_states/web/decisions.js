@@ -4,7 +4,7 @@
 import { clear, el } from "/static/api.js";
 import {
   areaName, cardName, cardText, factionOf, forceName, generalName, kindOf, neighbours, POS, sideName,
-  stacksOf, t,
+  has, stacksOf, t,
 } from "./names.js";
 import { stackWords } from "./board.js";
 
@@ -43,11 +43,11 @@ export function renderHand(node, view, ctx) {
     return cardNode(card, attrs);
   });
   const mine = (view.discards?.[side] || []).filter((d) => d.card);
-  clear(node, el("h2", { id: "hand-title" }, `Your hand (${sideName(side)}): ${hand.length} cards`),
+  clear(node, el("h2", { id: "hand-title" }, t("page.hand.title", { side: sideName(side), n: hand.length })),
     el("div", { id: "hand", class: "hand ws-hand" }, ...cards),
-    hand.length ? null : el("p", { class: "muted" }, "No cards in hand."),
-    mine.length ? el("details", { class: "my-discards" }, el("summary", {}, `Your discards (${mine.length})`),
-      el("ul", {}, ...mine.map((d) => el("li", {}, `${cardName(d.card)} (${d.up ? "face up" : "face down"})`)))) : null,
+    hand.length ? null : el("p", { class: "muted" }, t("page.hand.none")),
+    mine.length ? el("details", { class: "my-discards" }, el("summary", {}, t("page.hand.discards", { n: mine.length })),
+      el("ul", {}, ...mine.map((d) => el("li", {}, t(d.up ? "page.hand.discard.up" : "page.hand.discard.down", { card: cardName(d.card) }))))) : null,
     standingControl(view, ctx));
   return true;
 }
@@ -61,10 +61,10 @@ function standingControl(view, ctx) {
     el("input", { type: "checkbox", "data-standing-card": card, checked: ui.cards.includes(card) ? "checked" : null,
       onchange: (e) => { ui.cards = e.target.checked ? [...ui.cards, card] : ui.cards.filter((c) => c !== card); } }),
     ` ${cardName(card)}`));
-  const modes = [["ask", "Ask me each time"], ["never", "Never respond"], ["auto", "Play these when they apply:"]];
+  const modes = ["ask", "never", "auto"].map((mode) => [mode, t(`page.standing.${mode}`)]);
   return el("details", { id: "standing", class: "standing", open: ctx.ui.standingOpen ? "open" : null,
     ontoggle: (e) => { ctx.ui.standingOpen = e.target.open; } },
-  el("summary", {}, `Responses: ${now.mode === "auto" ? `auto (${(now.cards || []).map(cardName).join(", ")})` : now.mode}`),
+  el("summary", {}, t(`page.standing.now.${now.mode}`, { cards: (now.cards || []).map(cardName).join(", ") })),
   el("div", { class: "modes" }, ...modes.map(([mode, words]) => el("label", { class: "check" },
     el("input", { type: "radio", name: "standing-mode", value: mode, "data-standing-mode": mode,
       checked: ui.mode === mode ? "checked" : null, onchange: () => { ui.mode = mode; } }), ` ${words}`))),
@@ -72,32 +72,36 @@ function standingControl(view, ctx) {
   button({ id: "set-standing", onclick: () => {
     ctx.ui.standing = undefined;
     ctx.send({ type: "standing", mode: ui.mode, ...(ui.mode === "auto" ? { cards: ui.cards } : {}) });
-  } }, "Set standing instructions"));
+  } }, t("page.standing.set")));
 }
 
 // ---- an option in words ----------------------------------------------------------------
 function optionWords(o, decision) {
   if (!o || typeof o !== "object") return String(o);
   if (decision.command === "respond") {
-    if (!o.card) return "Let it pass (no response)";
+    if (!o.card) return t("page.option.pass");
     // Lord Xinling: one option per route Wei Wuji may take to the battle, said apart
-    const route = o.from ? ` (Wei Wuji enters in ${areaName(o.from)}${o.path?.length ? `, moves ${o.path.map(areaName).join(" – ")}` : ""})` : "";
-    return `Play ${cardName(o.card)}${route}: ${cardText(o.card)}`;
+    const id = !o.from ? "page.option.play" : o.path?.length ? "page.option.play.route.path" : "page.option.play.route";
+    return t(id, { card: cardName(o.card), area: o.from ? areaName(o.from) : "", path: (o.path || []).map(areaName).join(" – "), text: cardText(o.card) });
   }
   const parts = [];
-  const gens = (g) => (g?.length ? ` with ${g.map(generalName).join(", ")}` : "");
-  if (o.do) parts.push(o.do === "stop" ? "Stop here" : o.do === "onward" ? `Go on to ${(o.path || []).map(areaName).join(" – ")}` : String(o.do));
-  if (o.target) parts.push(`Attack ${forceName(o.target)}`);
-  if (o.join) parts.push(`joined by ${o.join.n || 0} armies${gens(o.join.gens)}`);
+  // a phrase with its generals, when there are any: "…", "… with Bai Qi, Wang Jian"
+  const withGens = (id, g, values) => t(g?.length ? `${id}.generals` : id, { ...values, generals: (g || []).map(generalName).join(", ") });
+  if (o.do) parts.push(o.do === "stop" ? t("page.option.stop") : o.do === "onward" ? t("page.option.onward", { path: (o.path || []).map(areaName).join(" – ") }) : String(o.do));
+  if (o.target) parts.push(t("page.option.attack", { force: forceName(o.target) }));
+  if (o.join) parts.push(withGens("page.option.join", o.join.gens, { n: o.join.n || 0 }));
   if (o.general) parts.push(`${generalName(o.general)}`);
   if (o.force && !o.target) parts.push(forceName(o.force));
-  if (o.area) parts.push(`in ${areaName(o.area)}`);
-  if (o.areas) parts.push(`in ${o.areas.map(areaName).join(" and ")}`);
-  if (o.to) parts.push(`to ${areaName(o.to)}`);
-  if ("ready" in o || "tired" in o) parts.push(`${o.ready || 0} ready, ${o.tired || 0} exhausted${gens(o.gens)}`);
-  else if ("armies" in o) parts.push(`${o.armies} armies${gens(o.gens)}`);
-  if (o.act) parts.push(`(${generalName(o.act)} leads)`);
-  if (o.successor) parts.push(`(${forceName(o.successor)} takes the city)`);
+  if (o.area) parts.push(t("page.option.in", { area: areaName(o.area) }));
+  if (o.areas) {
+    parts.push(o.areas.length === 2 ? t("page.option.in.two", { area: areaName(o.areas[0]), other: areaName(o.areas[1]) })
+      : t("page.option.in", { area: o.areas.map(areaName).join(", ") }));
+  }
+  if (o.to) parts.push(t("page.option.to", { area: areaName(o.to) }));
+  if ("ready" in o || "tired" in o) parts.push(withGens("page.option.counters", o.gens, { ready: o.ready || 0, tired: o.tired || 0 }));
+  else if ("armies" in o) parts.push(withGens("page.option.armies", o.gens, { n: o.armies }));
+  if (o.act) parts.push(t("page.option.leads", { general: generalName(o.act) }));
+  if (o.successor) parts.push(t("page.option.successor", { force: forceName(o.successor) }));
   if (o.card) parts.push(cardName(o.card));
   for (const [k, v] of Object.entries(o)) {
     if (!["do", "path", "target", "join", "general", "force", "area", "areas", "to", "ready", "tired", "gens", "armies", "act", "successor", "card"].includes(k)) {
@@ -121,12 +125,12 @@ export function renderDecision(node, ctx) {
   else {
     const options = Array.isArray(decision.options) ? decision.options : [];
     body = el("div", { class: "choices options", "data-choose": decision.kind },
-      el("p", { class: "muted" }, `Decision: ${decision.kind}`),
+      el("p", { class: "muted" }, t("page.decision.kind", { kind: decision.kind })),
       ...options.map((o, i) => {
         // A response: the public options name cards; those not in the hand cannot be played.
         const held = decision.command !== "respond" || !o?.card || (view.hands?.[view.me] || []).some((c) => kindOf(c) === o.card);
         return button({ "data-option": String(i), disabled: held ? null : "disabled", onclick: () => ctx.send({ type: "choose", option: i }) },
-          `${optionWords(o, decision)}${held ? "" : " (not in your hand)"}`);
+          held ? optionWords(o, decision) : t("page.option.not_held", { option: optionWords(o, decision) }));
       }));
   }
   clear(node, title, body, advanced(ctx, decision));
@@ -141,7 +145,7 @@ function advanced(ctx, decision) {
     try {
       command = JSON.parse(box.value);
     } catch (error) {
-      ctx.say(`Not a command in JSON: ${error.message}`);
+      ctx.say(t("page.json.bad", { error: error.message }));
       return;
     }
     ctx.ui.json = undefined;
@@ -150,16 +154,16 @@ function advanced(ctx, decision) {
   // open stays open across redraws (a live update must not close the box under the typing);
   // remembered on the click itself: the toggle event comes later, maybe after a redraw
   const details = el("details", { class: "advanced", id: "advanced", open: ctx.ui.advancedOpen ? "open" : null },
-    el("summary", { onclick: () => { ctx.ui.advancedOpen = !details.open; } }, "Advanced: a command in JSON"),
-    box, button({ id: "send-json", onclick: send }, "Send"));
+    el("summary", { onclick: () => { ctx.ui.advancedOpen = !details.open; } }, t("page.json.title")),
+    box, button({ id: "send-json", onclick: send }, t("page.json.send")));
   return details;
 }
 
 function bidForm(ctx) {
   const input = el("input", { id: "bid-rp", type: "number", min: "0", max: "29", value: ctx.ui.bid ?? "7",
     oninput: () => { ctx.ui.bid = input.value; } });
-  return el("div", { class: "choices" }, el("label", {}, "RP Qin will reach if you play Lianheng: ", input),
-    button({ id: "submit-bid", onclick: () => ctx.send({ type: "bid", rp: Number(input.value) }) }, "Seal the bid"));
+  return el("div", { class: "choices" }, el("label", {}, t("page.bid.label"), input),
+    button({ id: "submit-bid", onclick: () => ctx.send({ type: "bid", rp: Number(input.value) }) }, t("page.bid.seal")));
 }
 
 function select(id, values, current, onchange, blank) {
@@ -172,18 +176,16 @@ function select(id, values, current, onchange, blank) {
 // parameters. Each select narrows to the plays left by the choices above it, so no
 // illegal combination can be put together; the button sends the one play chosen.
 const PARAMS = { down: ["action", "force", "area", "dir", "move"], up: ["option", "force", "area", "general"] };
-const PARAM_LABEL = { action: "Action", force: "Force", area: "Area", dir: "Direction", move: "Initiative", option: "Option", general: "General" };
-const ACTION_WORDS = { military: "Military operation", reinforcement: "Reinforcement", diplomacy: "Diplomacy", weather: "Weather (initiative)" };
 const NONE = "(none)"; // the value of a parameter a play leaves out
 
 function paramWords(key, value, card) {
-  if (value === NONE) return "none";
-  if (key === "action") return ACTION_WORDS[value] || value;
+  if (value === NONE) return t("page.value.none");
+  if (key === "action") return has(`page.action.${value}`) ? t(`page.action.${value}`) : value;
   if (key === "force") return forceName(value);
   if (key === "area") return areaName(value);
   if (key === "general") return generalName(value);
-  if (key === "dir") return value === "-1" ? "toward Serve Qin (Lianheng)" : "toward the Alliance";
-  if (key === "move") return value === "true" ? "move the initiative token" : "leave it";
+  if (key === "dir") return t(value === "-1" ? "page.dir.serve" : "page.dir.alliance");
+  if (key === "move") return t(value === "true" ? "page.move.yes" : "page.move.no");
   if (key === "option") {  // the card's text holds its options, "a) … / b) …"
     const text = (cardText(card).split(" / ")[value === "b" ? 1 : 0] || "").replace(/^[ab]\)\s*/, "");
     return `${value}) ${text.length > 60 ? `${text.slice(0, 57)}…` : text}`;
@@ -198,8 +200,8 @@ function playForm(view, ctx) {
   const hand = view.hands?.[view.me] || [];
   const plays = view.decision?.plays || { down: [], up: {}, why: {} };
   if (ui.card && !hand.includes(ui.card)) ui.card = null;
-  const pass = button({ "data-pass": "", id: "pass", onclick: () => ctx.send({ type: "pass" }) }, "Pass");
-  if (!ui.card) return el("div", { class: "choices" }, el("p", { "data-focus": "play-card" }, "Choose a card of your hand to play, or pass."), pass);
+  const pass = button({ "data-pass": "", id: "pass", onclick: () => ctx.send({ type: "pass" }) }, t("page.play.pass"));
+  if (!ui.card) return el("div", { class: "choices" }, el("p", { "data-focus": "play-card" }, t("page.play.pick")), pass);
   const card = ui.card;
   const lists = { down: plays.down || [], up: plays.up?.[card] || [] };
   const why = { down: t("play.down.none", {}), up: t(`play.up.${plays.why?.[card] || "condition"}`, {}) };
@@ -210,7 +212,7 @@ function playForm(view, ctx) {
     const open = lists[f].length > 0;
     return el("button", { type: "button", "data-face": f, "aria-pressed": face === f ? "true" : "false", disabled: open ? null : "disabled",
       "data-why": open ? null : why[f], title: open ? null : why[f], onclick: () => { ui.face = f; ctx.rerender(`face-${f}`); } },
-    f === "down" ? "Face down: a generic action" : "Face up: the card's text", open ? null : el("span", { class: "why" }, ` (not now: ${why[f]})`));
+    t(f === "down" ? "page.play.down" : "page.play.up"), open ? null : el("span", { class: "why" }, t("page.play.not_now", { why: why[f] })));
   }));
   // Each parameter in turn: the values the plays left by the choices above offer.
   let left = lists[face];
@@ -225,10 +227,10 @@ function playForm(view, ctx) {
       ui.picks[key] = current;
     }
     const chosen = current;
-    fields.push(el("label", {}, `${PARAM_LABEL[key]} `, el("select", {
+    fields.push(el("label", {}, `${t(`page.param.${key}`)} `, el("select", {
       id: `play-${key}`, "data-focus": `play-${key}`,
       onchange: (e) => { ui.picks[key] = e.target.value || undefined; ctx.rerender(`play-${key}`); },
-    }, ...(chosen === undefined ? [opt("", "choose…", true)] : []),
+    }, ...(chosen === undefined ? [opt("", t("page.choose"), true)] : []),
     ...values.map((v) => opt(v, paramWords(key, v, card), v === chosen)))));
     if (chosen === undefined) { left = []; break; }  // the later parameters wait for this one
     left = left.filter((p) => paramValue(p, key) === chosen);
@@ -242,17 +244,17 @@ function playForm(view, ctx) {
   return el("div", { class: "choices play-form" },
     el("p", {}, el("strong", {}, cardName(card)), ` — ${cardText(card)}`), faces,
     el("div", { class: "params" }, ...fields),
-    el("div", { class: "row" }, button({ id: "submit-play", class: "primary", disabled: play ? null : "disabled", onclick: send }, `Play ${face}`),
-      button({ id: "cancel-play", onclick: () => { ui.card = undefined; ctx.rerender(); } }, "Another card"), pass));
+    el("div", { class: "row" }, button({ id: "submit-play", class: "primary", disabled: play ? null : "disabled", onclick: send }, t(`page.play.send.${face}`)),
+      button({ id: "cancel-play", onclick: () => { ui.card = undefined; ctx.rerender(); } }, t("page.play.another")), pass));
 }
 
 function pickForm(view, ctx, decision) {
   if (decision.kind === "take") {  // the deck's cards, sorted (its order stays hidden)
-    return el("div", { class: "pick-deck" }, el("p", {}, "Take a card from your draw deck:"),
+    return el("div", { class: "pick-deck" }, el("p", {}, t("page.pick.deck")),
       el("div", { class: "row" }, ...(decision.cards || []).map((card) => button({ "data-pick": card,
         title: cardText(card), onclick: () => ctx.send({ type: "pick", card }) }, cardName(card)))));
   }
-  const words = decision.kind === "discard_drawn" ? "Click one of the cards just drawn, in your hand, to discard it." : "Click a card of your hand to discard it.";
+  const words = t(decision.kind === "discard_drawn" ? "page.pick.drawn" : "page.pick.hand");
   return el("p", { class: "pick-note" }, words);
 }
 
@@ -283,8 +285,8 @@ function operateForm(view, ctx) {
   const mine = (s) => factionOf(view, s.force) === view.me || (factionOf(view, s.force) === "neutral");
   const steps = [];
   const areaPick = select("op-area", AREAS().filter((a) => stacksOf(view.areas?.[a]).some((s) => s.ready || Object.values(s.gens || {}).some(Boolean)))
-    .map((a) => [a, areaName(a)]), op.area, (v) => { ctx.ui.op = { path: [], area: v }; ctx.rerender("op-area"); }, "from area…");
-  steps.push(el("p", {}, "1. Click an area on the map (or choose it) with the stack to operate: ", areaPick));
+    .map((a) => [a, areaName(a)]), op.area, (v) => { ctx.ui.op = { path: [], area: v }; ctx.rerender("op-area"); }, t("page.op.from"));
+  steps.push(el("p", {}, t("page.op.step1"), areaPick));
   if (op.area) {
     const stacks = stacksOf(view.areas?.[op.area]).filter((s) => s.ready || Object.values(s.gens || {}).some(Boolean));
     steps.push(el("div", { class: "row stacks" }, ...stacks.map((s) => button({
@@ -302,17 +304,17 @@ function operateForm(view, ctx) {
       checked: op.generals.includes(g) ? "checked" : null,
       onchange: (e) => { op.generals = e.target.checked ? [...op.generals, g] : op.generals.filter((x) => x !== g); ctx.rerender(); } }), ` ${generalName(g)}`));
     const activate = op.generals.length > 1
-      ? el("label", {}, "Activated general ", select("op-activate", op.generals.map((g) => [g, generalName(g)]), op.activate, (v) => { op.activate = v || null; }, "choose…")) : null;
+      ? el("label", {}, t("page.op.activate"), select("op-activate", op.generals.map((g) => [g, generalName(g)]), op.activate, (v) => { op.activate = v || null; }, t("page.choose"))) : null;
     const others = stacksOf(view.areas?.[op.area]).filter((s) => s.force !== op.force);
     const successor = stack.city && others.length
-      ? el("label", {}, "If the city is emptied, it goes to ", select("op-successor", others.map((s) => [s.force, forceName(s.force)]), op.successor, (v) => { op.successor = v || undefined; }, "(as the rules give)")) : null;
-    const ally = el("label", {}, "Allied armies moving along ", el("input", { id: "op-ally", type: "number", min: "0", max: "4", value: String(op.ally || 0),
+      ? el("label", {}, t("page.op.successor"), select("op-successor", others.map((s) => [s.force, forceName(s.force)]), op.successor, (v) => { op.successor = v || undefined; }, t("page.op.successor.rules"))) : null;
+    const ally = el("label", {}, t("page.op.ally"), el("input", { id: "op-ally", type: "number", min: "0", max: "4", value: String(op.ally || 0),
       oninput: (e) => { op.ally = Number(e.target.value); } }));
     const last = op.path.length ? op.path[op.path.length - 1] : op.area;
-    steps.push(el("div", { class: "params" }, el("label", {}, `2. Armies (of ${stack.ready} ready) `, armies), ...gens, activate, successor, ally));
-    steps.push(el("p", {}, `3. Path: ${[op.area, ...op.path].map(areaName).join(" → ")}. Click a neighbouring area on the map, or: `),
+    steps.push(el("div", { class: "params" }, el("label", {}, t("page.op.step2", { n: stack.ready }), armies), ...gens, activate, successor, ally));
+    steps.push(el("p", {}, t("page.op.step3", { path: [op.area, ...op.path].map(areaName).join(" → ") })),
       el("div", { class: "row steps" }, ...neighbours(last).map((a) => button({ "data-step": a, onclick: () => { op.path.push(a); ctx.rerender(); } }, `→ ${areaName(a)}`)),
-        op.path.length ? button({ id: "op-undo", onclick: () => { op.path.pop(); ctx.rerender(); } }, "Undo step") : null));
+        op.path.length ? button({ id: "op-undo", onclick: () => { op.path.pop(); ctx.rerender(); } }, t("page.op.undo")) : null));
     const command = (path) => {
       const cmd = { type: "operate", area: op.area, force: op.force, armies: Number(op.armies ?? stack.ready), generals: [...op.generals].sort(),
         activate: op.generals.length > 1 ? op.activate || op.generals[0] : null, path };
@@ -321,9 +323,9 @@ function operateForm(view, ctx) {
       return cmd;
     };
     steps.push(el("div", { class: "row" },
-      button({ id: "op-send", class: "primary", disabled: op.path.length ? null : "disabled", onclick: () => { const c = command([...op.path]); ctx.ui.op = undefined; ctx.send(c); } }, "Move along the path"),
-      button({ id: "op-attack", onclick: () => { const c = command([]); ctx.ui.op = undefined; ctx.send(c); } }, "Attack here (direct attack)"),
-      button({ id: "op-clear", onclick: () => { ctx.ui.op = undefined; ctx.rerender(); } }, "Start again")));
+      button({ id: "op-send", class: "primary", disabled: op.path.length ? null : "disabled", onclick: () => { const c = command([...op.path]); ctx.ui.op = undefined; ctx.send(c); } }, t("page.op.move")),
+      button({ id: "op-attack", onclick: () => { const c = command([]); ctx.ui.op = undefined; ctx.send(c); } }, t("page.op.attack")),
+      button({ id: "op-clear", onclick: () => { ctx.ui.op = undefined; ctx.rerender(); } }, t("page.op.again"))));
   }
   return el("div", { class: "choices operate-form" }, ...steps);
 }

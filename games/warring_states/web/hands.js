@@ -1,7 +1,7 @@
 // Warring States on the replay page: the hands of the seats the perspective may see, and
 // the spectator's view with the full state's hidden parts filled in ("Everything").
 import { clear, el } from "/static/api.js";
-import { cardName, cardText, label, seatIds, sideName } from "./names.js";
+import { cardName, cardText, label, seatIds, sideName, t } from "./names.js";
 
 const mini = (card) => el("span", { class: "card ws-card mini", "data-card": card, title: cardText(card) }, cardName(card));
 
@@ -15,17 +15,18 @@ export function renderHands(node, v, ctx) {
     const extra = [];
     const down = (side && v.discards?.[side]) || [];
     if (ctx.full && down.some((d) => !d.up && d.card)) {
-      extra.push(el("p", { class: "muted face-down" }, "Played face down: ", down.filter((d) => !d.up && d.card).map((d) => mini(d.card))));
+      extra.push(el("p", { class: "muted face-down" }, t("page.hands.face_down"), down.filter((d) => !d.up && d.card).map((d) => mini(d.card))));
     }
     const deck = side && v.decks?.[side];
-    if (ctx.full && deck) extra.push(el("p", { class: "muted deck" }, `Deck, top first (${deck.length}): `, deck.map(mini)));
-    const title = side ? `${label(seat)} (${sideName(side)}): hand (${hand.length})` : `${label(seat)}: no side yet`;
-    return el("section", { class: "hand-of", "data-seat": seat, "aria-label": `${label(seat)}'s hand` },
+    if (ctx.full && deck) extra.push(el("p", { class: "muted deck" }, t("page.hands.deck", { n: deck.length }), deck.map(mini)));
+    const title = side ? t("page.hands.title.side", { seat: label(seat), side: sideName(side), n: hand.length })
+      : t("page.hands.title.no_side", { seat: label(seat) });
+    return el("section", { class: "hand-of", "data-seat": seat, "aria-label": t("page.hands.of", { seat: label(seat) }) },
       el("h3", {}, title),
-      el("div", { class: "hand ws-hand" }, hand.length ? hand.map(mini) : el("span", { class: "muted" }, "empty")),
+      el("div", { class: "hand ws-hand" }, hand.length ? hand.map(mini) : el("span", { class: "muted" }, t("page.hands.empty"))),
       extra);
-  }) : el("p", { class: "muted" }, `A spectator sees no hand. Choose ${seatIds().map(label).join(", ")} or Everything to see them.`);
-  clear(node, el("h2", { id: "hands-title" }, "Hands"), el("div", { id: "hands-body" }, body));
+  }) : el("p", { class: "muted" }, t("page.hands.spectator", { seats: seatIds().map(label).join(", ") }));
+  clear(node, el("h2", { id: "hands-title" }, t("page.hands.title")), el("div", { id: "hands-body" }, body));
   node.setAttribute("aria-labelledby", "hands-title");
 }
 

@@ -20,8 +20,9 @@ export const generalName = (id) => named("general", id);
 export const boxName = (id) => named("box", id);
 export const cardName = (card) => named("card", kindOf(card));
 export const cardText = (card) => (has(`card.${kindOf(card)}.text`) ? t(`card.${kindOf(card)}.text`) : "");
-export const SIDES = { lianheng: "Lianheng", alliance: "the Alliance" };
-export const sideName = (side) => SIDES[side] || "side not yet known";
+// A side in the middle of a sentence ("the Alliance"); its title ("The Alliance").
+export const sideName = (side) => (has(`side.${side}.mid`) ? t(`side.${side}.mid`) : t("page.side.unknown"));
+export const sideTitle = (side) => (has(`side.${side}`) ? t(`side.${side}`) : sideName(side));
 
 // The schematic map: our own layout of the 19 areas (viewBox 0 0 1000 740), west to east
 // and north to south as the country lies, spaced so that every border line stays clear

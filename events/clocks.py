@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from games.i18n import said
+
 HOUR_MS = 3_600_000
 DAY_MS = 24 * HOUR_MS
 MIN_PER_MOVE_S = 60  # a minute: enough to try a clock out; a correspondence game uses days
@@ -50,35 +52,54 @@ def parse(raw: Any) -> dict[str, Any] | None:
     if raw is None:
         return None
     if not isinstance(raw, Mapping):
-        raise ValueError('the clock is an object such as {"per_move_seconds": 86400}')
+        raise ValueError(said('the clock is an object such as {"per_move_seconds": 86400}'))
     known = {"per_move_seconds", "bank_seconds", "vacation_days", "on_timeout"}
     unknown = sorted(set(raw) - known)
     if unknown:
-        raise ValueError(f"the clock has no setting {unknown[0]!r}; it has " +
-                         ", ".join(sorted(known)))  # fmt: skip
+        raise ValueError(
+            said(
+                "the clock has no setting {unknown!r}; it has {known}",
+                unknown=unknown[0],
+                known=", ".join(sorted(known)),
+            )
+        )
     per_move = _whole(raw.get("per_move_seconds"), "per_move_seconds")
     if per_move is None or not MIN_PER_MOVE_S <= per_move <= MAX_PER_MOVE_S:
-        raise ValueError(f"per_move_seconds is the time for each decision, from "
-                         f"{MIN_PER_MOVE_S} seconds to {MAX_PER_MOVE_S // 86400} days")  # fmt: skip
+        raise ValueError(
+            said(
+                "per_move_seconds is the time for each decision, from "
+                "{MIN_PER_MOVE_S} seconds to {value} days",
+                MIN_PER_MOVE_S=MIN_PER_MOVE_S,
+                value=MAX_PER_MOVE_S // 86400,
+            )
+        )
     bank = _whole(raw.get("bank_seconds", 0), "bank_seconds")
     if bank is None or not 0 <= bank <= MAX_BANK_S:
-        raise ValueError(f"bank_seconds is a time bank of 0 to {MAX_BANK_S // 86400} days")
+        raise ValueError(
+            said("bank_seconds is a time bank of 0 to {value} days", value=MAX_BANK_S // 86400)
+        )
     vacation = _whole(raw.get("vacation_days", 0), "vacation_days")
     if vacation is None or not 0 <= vacation <= MAX_VACATION_DAYS:
-        raise ValueError(f"vacation_days is a whole number of days from 0 to "
-                         f"{MAX_VACATION_DAYS}")  # fmt: skip
+        raise ValueError(
+            said(
+                "vacation_days is a whole number of days from 0 to {MAX_VACATION_DAYS}",
+                MAX_VACATION_DAYS=MAX_VACATION_DAYS,
+            )
+        )
     on_timeout = raw.get("on_timeout", FORFEIT)
     if not isinstance(on_timeout, str) or not (
         on_timeout == FORFEIT or (on_timeout.startswith(AI_PREFIX) and len(on_timeout) > 3)
     ):
-        raise ValueError('on_timeout is "forfeit" or "ai:<level>" (the AI plays that decision)')
+        raise ValueError(
+            said('on_timeout is "forfeit" or "ai:<level>" (the AI plays that decision)')
+        )
     return {"per_move_seconds": per_move, "bank_seconds": bank, "vacation_days": vacation,
             "on_timeout": on_timeout}  # fmt: skip
 
 
 def _whole(value: Any, name: str) -> int | None:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{name} is a whole number")
+        raise ValueError(said("{name} is a whole number", name=name))
     return value
 
 

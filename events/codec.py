@@ -15,7 +15,9 @@ from marshmallow import ValidationError
 import games
 from events.commands import CommandRefused, Commands
 from events.envelope import Envelope
+from events.errors import told
 from events.schemas import SYSTEM_FIELDS, SYSTEM_VERSIONS, describe, fast_check, schema_for
+from games.i18n import said
 
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -55,14 +57,18 @@ class Codec:
     def check(self, game: str, event: Mapping[str, Any]) -> None:
         """Refuse anything the game has not declared, in words an operator understands."""
         if game not in self.registry:
-            raise EventRejected(f"there is no game called {game!r}")
+            raise EventRejected(said("there is no game called {game!r}", game=game))
         event_type = event.get("type")
         fast = self._fast.get((game, event_type))
         if fast is None:
-            raise EventRejected(f"{game} has no event type {event_type!r}")
+            raise EventRejected(
+                said("{game} has no event type {event_type!r}", game=game, event_type=event_type)
+            )
         visible_to = event.get("visible_to", "all")
         if not isinstance(visible_to, str):
-            raise EventRejected(f"{event_type}: visible_to must be a string")
+            raise EventRejected(
+                said("{event_type}: visible_to must be a string", event_type=event_type)
+            )
         payload = {k: v for k, v in event.items() if k not in ("type", "visible_to")}
         if fast(payload):
             if event_type == "command_given":
@@ -71,7 +77,13 @@ class Codec:
         try:
             self._schemas[game, event_type].load(payload)
         except ValidationError as error:
-            raise EventRejected(f"{event_type} is malformed: {describe(error)}") from None
+            raise EventRejected(
+                said(
+                    "{event_type} is malformed: {error}",
+                    event_type=event_type,
+                    error=describe(error),
+                )
+            ) from None
         raise AssertionError(f"{event_type}: the fast check and the schema disagree")
 
     def _check_command(self, game: str, command: Mapping[str, Any]) -> None:
@@ -83,8 +95,13 @@ class Codec:
         try:
             self.commands.load(game, command)
         except CommandRefused as error:
-            raise EventRejected(f"command_given holds a command {game} does not declare: "
-                                f"{error}") from None  # fmt: skip
+            raise EventRejected(
+                said(
+                    "command_given holds a command {game} does not declare: {error}",
+                    game=game,
+                    error=told(error),
+                )
+            ) from None
 
     def upcast(self, game: str, env: Envelope) -> Envelope:
         """The envelope with its payload brought to the current schema version."""
@@ -95,7 +112,9 @@ class Codec:
         while v < current:
             fn = self._upcasters.get((game, env.type, v))
             if fn is None:
-                raise EventRejected(f"no upcaster for {env.type} from version {v}")
+                raise EventRejected(
+                    said("no upcaster for {type} from version {v}", type=env.type, v=v)
+                )
             payload, v = fn(payload), v + 1
         if v == env.v:
             return env

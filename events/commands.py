@@ -31,6 +31,7 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate
 from events.schemas import JSON_INT_MAX as INT_MAX
 from events.schemas import StrictBoolean, StrictInteger, StrictList, flatten
 from games.base import RulesError
+from games.i18n import said
 
 # The limits of every value in a command (docs: README "Commands"; the OpenAPI says them).
 # INT_MAX: whole numbers any JSON reader (JavaScript's too) holds exactly.
@@ -189,14 +190,21 @@ class Commands:
             return command  # (a game that declares no commands: a tool's or a test's toy)
         if not isinstance(command, dict) or not isinstance(command.get("type"), str):
             example = '{"type": "resign"}'
-            raise CommandRefused(f'a command is an object with a "type", for example {example}',
+            raise CommandRefused(said("a command is an object with a \"type\", for example "
+                                      "{example}", example=example),
                                  {"type": "Missing or not a text."})  # fmt: skip
         type_ = command["type"]
         schema = self._schemas.get((game, type_))
         if schema is None:
             known = ", ".join(self._types.get(game, ()))
-            raise CommandRefused(f"there is no command {type_[:TEXT_MAX]!r}; the commands are: "
-                                 f"{known}", {"type": "Unknown command."})  # fmt: skip
+            raise CommandRefused(
+                said(
+                    "there is no command {type_!r}; the commands are: {known}",
+                    type_=type_[:TEXT_MAX],
+                    known=known,
+                ),
+                {"type": "Unknown command."},
+            )
         try:
             schema.load(command)
         except ValidationError as error:
@@ -207,13 +215,19 @@ class Commands:
 
 def _sentence(type_: str, schema: Schema, faults: Mapping[str, str]) -> str:
     unknown = sorted(k for k, v in faults.items() if "." not in k and v == "Unknown field.")
-    takes = ", ".join(n for n in schema.fields if n != "type") or "no other fields"
+    takes = ", ".join(n for n in schema.fields if n != "type") or said("no other fields")
     parts = []
     if unknown:
         names = ", ".join(repr(k[:40]) for k in unknown[:5]) + (", …" if len(unknown) > 5 else "")
-        parts.append(f"the {type_} command has no field {names} (it takes: {takes})")
+        parts.append(said("the {type} command has no field {names} (it takes: {takes})",
+                          type=type_, names=names, takes=takes))  # fmt: skip
+    # each field's own fault stays marshmallow's English: a machine-readable detail, as
+    # the problem document's ``errors`` carries it too
     wrong = [f"{k[:80]}: {v}" for k, v in sorted(faults.items()) if k not in unknown]
     if wrong:
-        parts.append(f"the {type_} command is not right: " + "; ".join(wrong[:5])
-                     + (" …" if len(wrong) > 5 else ""))  # fmt: skip
-    return "; ".join(parts)
+        faults_ = "; ".join(wrong[:5]) + (" …" if len(wrong) > 5 else "")
+        parts.append(said("the {type} command is not right: {faults}", type=type_,
+                          faults=faults_))  # fmt: skip
+    if len(parts) == 2:  # two sentences, each said on its own
+        return said("{first}; {second}", first=parts[0], second=parts[1])
+    return parts[0] if parts else ""

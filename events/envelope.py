@@ -19,6 +19,8 @@ from typing import Any
 
 import orjson
 
+from games.i18n import said
+
 GENESIS = ""  # the ``prev`` of a stream's first event
 SYSTEM = "system"
 ENVELOPE_FIELDS = ("seq", "type", "v", "at", "actor", "visible_to", "payload", "prev", "hash")
@@ -196,9 +198,21 @@ def verify_chain(envelopes: Sequence[Envelope], prev: str = GENESIS, first_seq: 
     for i, read in enumerate(envelopes):
         env = read.stored or read
         if env.seq != first_seq + i:
-            raise ChainError(f"event {first_seq + i} is missing: found seq {env.seq} instead")
+            raise ChainError(
+                said(
+                    "event {value} is missing: found seq {seq} instead",
+                    value=first_seq + i,
+                    seq=env.seq,
+                )
+            )
         if env.prev != prev:
-            raise ChainError(f"event {env.seq} does not link to the event before it")
+            raise ChainError(said("event {seq} does not link to the event before it", seq=env.seq))
         if chain_hash(env.prev, env.body()) != env.hash:
-            raise ChainError(f"event {env.seq} ({env.type}) was altered: its hash does not match")
+            raise ChainError(
+                said(
+                    "event {seq} ({type}) was altered: its hash does not match",
+                    seq=env.seq,
+                    type=env.type,
+                )
+            )
         prev = env.hash

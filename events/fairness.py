@@ -23,6 +23,7 @@ from typing import Any
 from events.envelope import canonical
 from events.rng import NAME as CURRENT
 from events.rng import HashRng
+from games.i18n import said
 
 LEGACY = "cpython-random"  # what a game that names no generator was dealt with
 GENERATORS = (CURRENT, LEGACY)
@@ -33,8 +34,9 @@ class UnknownGenerator(ValueError):
 
     def __init__(self, name: Any) -> None:
         known = " and ".join(GENERATORS)
-        super().__init__(f"there is no random generator called {name!r} here (there are "
-                         f"{known}), so its cards and dice cannot be derived")  # fmt: skip
+        super().__init__(said("there is no random generator called {name!r} here (there are "
+                              "{known}), so its cards and dice cannot be derived",
+                              name=name, known=known))  # fmt: skip
         self.name = name
 
 

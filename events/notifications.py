@@ -41,7 +41,7 @@ from typing import Any
 from events.clocks import ms
 from events.projector import LoadedGame
 from events.readmodels import players_of
-from games.messages import render
+from games.messages import Join, Message, is_message, msg, render
 
 TURN, JOINED, DRAW, OVER, DIGEST, TEST = "turn", "joined", "draw", "over", "digest", "test"
 MAX_AGE_MS = 30 * 24 * 3600_000  # older news is not worth telling (and ids are kept as long)
@@ -51,6 +51,24 @@ PREFIX = "nt:"
 OUTBOX = f"{PREFIX}outbox"
 DIGESTS = f"{PREFIX}digests"
 DIGEST_OFF, DIGEST_DAILY = "off", "daily"
+
+# What a notification says, as messages of the platform's table (``service.narration``
+# merges them into ``TABLE``, so the catalogs hold them, context = id): each notification
+# keeps its message (``message``, with its game ``rules``) beside its English ``text``, and
+# is said again in its reader's language where it is delivered (``service.notices``).
+NOTICES: dict[str, str] = {
+    "table.notice.turn": "Your turn in game {game} ({seat}) against {opponent}.",
+    "table.notice.nobody": "nobody",
+    "table.notice.joined": "Your opponent joined game {game}: {seat} took their seat.",
+    "table.notice.draw": "{seat} offers a draw in game {game}.",
+    "table.notice.over": "Game {game} is over: {end}",
+    "table.notice.digest": "Your Bingfa day: {count} notifications.",
+    "table.notice.digest.one": "Your Bingfa day: 1 notification.",
+    "table.notice.test": "A test from WritePath: your webhook works.",
+    # the seat and the computer, as the narration says them (same ids, same English)
+    "table.seat": "{label}",
+    "table.computer": "the computer ({level})",
+}
 
 
 @dataclass(frozen=True)
@@ -63,6 +81,10 @@ class Notification:
     text: str
     url: str
     at: str  # when what it tells of happened (the event's time)
+    # ``text`` as a message (JSON: ``message_json``) and the game whose words it uses:
+    # what ``service.notices`` says again in the reader's language
+    message: Any = None
+    rules: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -78,15 +100,20 @@ def due(game: LoadedGame) -> list[Notification]:
     gid = game.game_id
     out: list[Notification] = []
 
-    def add(kind: str, key: str, seat: str, text: str, at: str) -> None:
+    table = {**game.rules.text.messages, **NOTICES}
+
+    def add(kind: str, key: str, seat: str, message: Message, at: str) -> None:
+        text = render(table, message)  # English, as it always was
         out.append(Notification(f"{kind}:{gid}{key}", kind, gid, seat, player_of[seat], text,
-                                f"/g/{gid}/{seat}", at))  # fmt: skip
+                                f"/g/{gid}/{seat}", at, message_json(message),
+                                getattr(game.rules, "key", None)))  # fmt: skip
 
     _joined(game, player_of, add)
     outcome = game.outcome
     if outcome is not None:
         for seats in players.values():
-            add(OVER, "", seats[0], f"Game {gid} is over: {_result(game, outcome, seats)}",
+            add(OVER, "", seats[0],
+                msg("table.notice.over", game=gid, end=_result(game, outcome, seats)),
                 game.table.last_at)  # fmt: skip
         return out
     seats_now = game.seats  # handed to the AI, or an AI standing in: not the player's turn
@@ -96,7 +123,8 @@ def due(game: LoadedGame) -> list[Notification]:
         by = turn.by
         if player_of.get(by) == player_of[seat] or seats_now.get(by, "").startswith("ai:"):
             continue  # they just moved (and owe more at once), or the AI answered at once
-        text = f"Your turn in game {gid} ({_label(game, seat)}) against {_opponent(game, seat)}."
+        text = msg("table.notice.turn", game=gid, seat=_label(game, seat),
+                   opponent=_opponent(game, seat))  # fmt: skip
         add(TURN, f":{seat}:{turn.since}", seat, text, turn.at)
     offer = game.draw_offer
     if offer is not None:
@@ -104,7 +132,7 @@ def due(game: LoadedGame) -> list[Notification]:
         for seat in sorted(player_of):
             if seat != offer and player_of[seat] != player_of.get(offer):
                 add(DRAW, f":{offer}:{acted}", seat,
-                    f"{_label(game, offer)} offers a draw in game {gid}.",
+                    msg("table.notice.draw", seat=_label(game, offer), game=gid),
                     game.table.last_at)  # fmt: skip
     return out
 
@@ -129,32 +157,58 @@ def _joined(game: LoadedGame, player_of: Mapping[str, str], add: Callable) -> No
         if seat == last or player == player_of[last] or player in told:
             continue
         told.add(player)
-        text = f"Your opponent joined game {game.game_id}: {_label(game, last)} took their seat."
+        text = msg("table.notice.joined", game=game.game_id, seat=_label(game, last))
         add(JOINED, f":{last}", seat, text, at)
 
 
-def _opponent(game: LoadedGame, seat: str) -> str:
+def _opponent(game: LoadedGame, seat: str) -> Message:
     others = [s for s in game.created_seats if s != seat]
     if not others:
-        return "nobody"
+        return msg("table.notice.nobody")
     kind = game.seats.get(others[0], "")
-    return f"the computer ({kind[3:]})" if kind.startswith("ai:") else _label(game, others[0])
+    if kind.startswith("ai:"):
+        return msg("table.computer", level=kind[3:])
+    return _label(game, others[0])
 
 
-def _label(game: LoadedGame, seat: str) -> str:
-    """The seat as players read it: its label in its game's catalogue."""
+def _label(game: LoadedGame, seat: str) -> Message:
+    """The seat as players read it: its label in its game's catalogue (a catalogue word,
+    said again in the reader's language by ``service.notices``)."""
     for info in getattr(getattr(game.rules, "catalogue", None), "seats", ()):
         if info.id == seat:
-            return info.label
-    return seat.capitalize()
+            return msg("table.seat", label=info.label)
+    return msg("table.seat", label=seat.capitalize())
 
 
-def _result(game: LoadedGame, outcome: Mapping[str, Any], seats: list[str]) -> str:
+def _result(game: LoadedGame, outcome: Mapping[str, Any], seats: list[str]) -> Message:
     """How the game ended, in its game's own words (``text.end``): to the player of one
     seat from that seat's side; to a player who held every seat as to anyone."""
-    rules = game.rules
     seat = seats[0] if len(seats) == 1 else None
-    return render(rules.text.messages, rules.text.end(outcome, seat))
+    return game.rules.text.end(outcome, seat)
+
+
+# -- a message kept in JSON (a notification is stored, and said again later) -------------
+def message_json(value: Any) -> Any:
+    """``value`` (a message, its values) as JSON: a message is ``{"m": id, "v": {...}}``,
+    a ``Join`` ``{"join": [...], "sep": sep}``."""
+    if is_message(value):
+        return {"m": value[0], "v": {k: message_json(v) for k, v in value[1].items()}}
+    if isinstance(value, Join):
+        return {"join": [message_json(v) for v in value.items], "sep": value.sep}
+    if isinstance(value, list | tuple):
+        return [message_json(v) for v in value]
+    return value
+
+
+def message_of(value: Any) -> Any:
+    """The message ``message_json`` kept, as ``games.messages.render`` takes it."""
+    if isinstance(value, dict) and "m" in value:
+        return (value["m"], {k: message_of(v) for k, v in (value.get("v") or {}).items()})
+    if isinstance(value, dict) and "join" in value:
+        return Join(tuple(message_of(v) for v in value["join"]), value.get("sep", ", "))
+    if isinstance(value, list):
+        return [message_of(v) for v in value]
+    return value
 
 
 # -- Redis: the player's list, once per id; the webhook outbox ----------------------------
@@ -414,6 +468,8 @@ def payload(item: Mapping[str, Any], base: str = "") -> dict[str, Any]:
     body = {"id": item["id"], "kind": item["kind"], "game": item.get("game"),
             "seat": item.get("seat"), "text": item["text"],
             "url": base.rstrip("/") + url if url else url, "at": item["at"]}  # fmt: skip
+    if "said" in item:  # the text in the reader's language (``service.notices``)
+        body["said"], body["lang"] = item["said"], item.get("lang")
     if "items" in item:  # a digest: the notifications it gathers
         body["items"] = [payload(i, base) for i in item["items"]]
     return body

@@ -15,6 +15,7 @@ from events import table
 from events.errors import NotFound
 from events.projector import LoadedGame
 from events.store import ConcurrencyError
+from games.i18n import said
 
 
 def over_text(game: LoadedGame) -> str:
@@ -80,7 +81,13 @@ class OffBoard:
         deadline that has passed; refused once it is over."""
         game = self._load(game_id)
         if seat not in game.seats:
-            raise NotFound(f"there is no seat {seat!r}; the seats are " + ", ".join(game.seats))
+            raise NotFound(
+                said(
+                    "there is no seat {seat!r}; the seats are {seats}",
+                    seat=seat,
+                    seats=", ".join(game.seats),
+                )
+            )
         if self._overdue(game):
             self.expire(game_id)
             game = self._load(game_id)

@@ -32,6 +32,7 @@ from events.envelope import (
     seal_all,
     verify_chain,
 )
+from games.i18n import said
 
 __all__ = [
     "Appended",
@@ -55,9 +56,11 @@ class ConcurrencyError(Exception):
 
     def __init__(self, game_id: str, expected: int, actual: int, moved: bool = False) -> None:
         if moved:  # same version, other history: the caller's view of the game is stale
-            text = f"game {game_id} is not as you last read it: reload it and try again"
+            text = said("game {game_id} is not as you last read it: reload it and try again",
+                        game_id=game_id)  # fmt: skip
         else:
-            text = f"game {game_id} is at version {actual}, not {expected}: someone moved first"
+            text = said("game {game_id} is at version {actual}, not {expected}: someone moved "
+                        "first", game_id=game_id, actual=actual, expected=expected)  # fmt: skip
         super().__init__(text)
         self.game_id, self.expected, self.actual = game_id, expected, actual
 
@@ -66,7 +69,8 @@ class IdempotencyConflict(Exception):
     """An idempotency key reused for a different command."""
 
     def __init__(self, game_id: str, key: str) -> None:
-        super().__init__(f"the idempotency key {key!r} was already used for another command")
+        super().__init__(said("the idempotency key {key!r} was already used for another "
+                              "command", key=key))  # fmt: skip
         self.game_id, self.key = game_id, key
 
 
@@ -76,7 +80,7 @@ class UnknownGame(KeyError):
         self.game_id = game_id
 
     def __str__(self) -> str:
-        return f"there is no game {self.game_id!r}"
+        return said("there is no game {game_id!r}", game_id=self.game_id)
 
 
 @dataclass(frozen=True)
@@ -187,7 +191,7 @@ class EventStore:
                 versions=self.codec.versions(game),
             )
         except Unstorable as error:  # never written: it would not read back as it was
-            raise EventRejected(f"an event was refused: {error}") from None
+            raise EventRejected(said("an event was refused: {error}", error=error)) from None
         if idempotency_key is not None and fingerprint is None:
             fingerprint = _fingerprint_sealed(envelopes)
         version, duplicate = self._write(
@@ -221,8 +225,14 @@ class EventStore:
         version, last = self.head(game_id)
         tip = envelopes[-1] if envelopes else None
         if (tip.seq if tip else 0) != version or (tip.hash if tip else GENESIS) != last:
-            raise ChainError(f"the stream ends at event {tip.seq if tip else 0}, "
-                             f"but the record says {version}: events are missing")  # fmt: skip
+            raise ChainError(
+                said(
+                    "the stream ends at event {value}, but the record says "
+                    "{version}: events are missing",
+                    value=tip.seq if tip else 0,
+                    version=version,
+                )
+            )
         return envelopes
 
     def idempotent(self, game_id: str, key: str) -> tuple[str, int] | None:
@@ -268,10 +278,10 @@ class EventStore:
         if expected == 0:
             first = events[0]
             if first.get("type") != "game_created" or not isinstance(first.get("game"), str):
-                raise EventRejected("a game's first event is game_created, naming the game")
+                raise EventRejected(said("a game's first event is game_created, naming the game"))
             return first["game"]
         if any(e.get("type") == "game_created" for e in events):
-            raise EventRejected("game_created can only be a game's first event")
+            raise EventRejected(said("game_created can only be a game's first event"))
         game = self.game_of(game_id)
         if game is None:
             raise UnknownGame(game_id)

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from events.clocks import DAY_MS, FORFEIT, TimeControl, control_of, counted, deadline, iso, ms
+from games.i18n import said
 
 PLAYER = "player"
 AI_PREFIX = "ai:"
@@ -323,22 +324,29 @@ def refusal(table: Table, seat: str, by: str) -> str | None:
         if not kind.startswith(AI_PREFIX):
             return None
         if seat in table.standing_in:
-            return (f"your time ran out on this decision, so the computer is making it for "
-                    f"the {seat} seat; you play again from the next one")  # fmt: skip
+            return said("your time ran out on this decision, so the computer is making it "
+                        "for the {seat} seat; you play again from the next one",
+                        seat=seat)  # fmt: skip
         if table.created_seats.get(seat, "human") == "human":
-            return (f"you handed the {seat} seat to the computer: take it back first to "
-                    "play it yourself")  # fmt: skip
-        return f"the {seat} seat is the computer's ({kind}) in this game"
+            return said("you handed the {seat} seat to the computer: take it back first to "
+                        "play it yourself", seat=seat)  # fmt: skip
+        return said("the {seat} seat is the computer's ({kind}) in this game", seat=seat, kind=kind)
     if not by.startswith(AI_PREFIX) or not kind.startswith(AI_PREFIX):
-        return f"the computer does not play the {seat} seat now: its player does"
+        return said("the computer does not play the {seat} seat now: its player does", seat=seat)
     return None
 
 
 def join(table: Table, seat: str, player: str | None, nonce_sha256: str | None) -> list[dict]:
     if seat not in table.seats:
-        raise Refused(f"there is no seat {seat!r}; the seats are " + ", ".join(table.seats))
+        raise Refused(
+            said(
+                "there is no seat {seat!r}; the seats are {seats}",
+                seat=seat,
+                seats=", ".join(table.seats),
+            )
+        )
     if seat in table.joined:
-        raise Refused(f"the {seat} seat is already taken")
+        raise Refused(said("the {seat} seat is already taken", seat=seat))
     return [event("seat_joined", seat=seat, player=player, nonce_sha256=nonce_sha256)]
 
 
@@ -346,11 +354,17 @@ def _players_own(table: Table, seat: str, over: bool) -> None:
     """Refuse an action only a seat's player takes: a running game, a seat its player
     plays now (``refusal``)."""
     if seat not in table.seats:
-        raise Refused(f"there is no seat {seat!r}; the seats are " + ", ".join(table.seats))
+        raise Refused(
+            said(
+                "there is no seat {seat!r}; the seats are {seats}",
+                seat=seat,
+                seats=", ".join(table.seats),
+            )
+        )
     if over:
-        raise Refused("the game is over")
+        raise Refused(said("the game is over"))
     if not table.dealt:
-        raise Refused("the game has not started yet")
+        raise Refused(said("the game has not started yet"))
     refused = refusal(table, seat, PLAYER)
     if refused:
         raise Refused(refused)
@@ -359,25 +373,28 @@ def _players_own(table: Table, seat: str, over: bool) -> None:
 def hand_to_ai(table: Table, seat: str, level: str, over: bool) -> list[dict]:
     """The seat's player leaves it to the computer at ``level`` until they take it back."""
     if seat not in table.joined:
-        raise Refused(f"the {seat} seat has not been taken yet")
+        raise Refused(said("the {seat} seat has not been taken yet", seat=seat))
     if over:
-        raise Refused("the game is over")
+        raise Refused(said("the game is over"))
     if table.seats.get(seat) != "human":
-        raise Refused(f"the {seat} seat is already played by the computer")
+        raise Refused(said("the {seat} seat is already played by the computer", seat=seat))
     if table.rated:  # the AI would play a rated game for its player: resign instead
-        raise Refused("a rated game cannot be handed to the computer; you can resign")
+        raise Refused(said("a rated game cannot be handed to the computer; you can resign"))
     return [event("seat_handed_to_ai", seat=seat, level=level)]
 
 
 def take_back(table: Table, seat: str, over: bool) -> list[dict]:
     """The player takes back the seat they handed to the computer."""
     if over:
-        raise Refused("the game is over")
+        raise Refused(said("the game is over"))
     if seat in table.standing_in:
-        raise Refused(refusal(table, seat, PLAYER) or "not now")
+        raise Refused(refusal(table, seat, PLAYER) or said("not now"))
     if seat not in table.handed:
-        raise Refused(f"the {seat} seat is not the computer's to give back: you play it "
-                      "already")  # fmt: skip
+        raise Refused(
+            said(
+                "the {seat} seat is not the computer's to give back: you play it already", seat=seat
+            )
+        )
     return [event("seat_taken_back", seat=seat)]
 
 
@@ -385,13 +402,14 @@ def vacation(table: Table, seat: str, days: Any, over: bool) -> list[dict]:
     """``days`` of the seat's vacation allowance: its clock stops for that long."""
     _players_own(table, seat, over)
     if table.control is None:
-        raise Refused("this game has no clock, so there is no time to stop")
+        raise Refused(said("this game has no clock, so there is no time to stop"))
     if isinstance(days, bool) or not isinstance(days, int) or days < 1:
-        raise Refused("vacation is taken in whole days, at least one")
+        raise Refused(said("vacation is taken in whole days, at least one"))
     left = table.clocks[seat].vacation // DAY_MS
     if days > left:
-        raise Refused(f"you have {left} vacation day{'s' if left != 1 else ''} left in this "
-                      "game")  # fmt: skip
+        if left == 1:  # one sentence per number form: no English plural built in place
+            raise Refused(said("you have 1 vacation day left in this game"))
+        raise Refused(said("you have {left} vacation days left in this game", left=left))
     return [event("vacation_taken", seat=seat, days=days)]
 
 
@@ -401,16 +419,24 @@ def draw(table: Table, seat: str, action: str, over: bool) -> list[dict]:
     _players_own(table, seat, over)
     offer = table.draw_offer
     if action == "offer" and offer == seat:
-        raise Refused("you have already offered a draw; it stands until it is answered or "
-                      "the game moves on")  # fmt: skip
+        raise Refused(
+            said(
+                "you have already offered a draw; it stands until it is answered "
+                "or the game moves on"
+            )
+        )
     if action == "offer" and offer is None:
         return [event("draw_offered", seat=seat)]
     if action in ("accept", "decline") and offer in (None, seat):
-        raise Refused("there is no draw offered to you to " + action)
+        if action == "accept":  # a whole sentence each: never a verb glued on
+            raise Refused(said("there is no draw offered to you to accept"))
+        raise Refused(said("there is no draw offered to you to decline"))
     if action == "decline":
         return [event("draw_declined", seat=seat)]
     if action not in ("offer", "accept"):
-        raise Refused(f"a draw can be offered, accepted or declined, not {action!r}")
+        raise Refused(
+            said("a draw can be offered, accepted or declined, not {action!r}", action=action)
+        )
     return [event("draw_accepted", seat=seat),
             event("game_decided", winner=None, reason="agreement")]  # fmt: skip
 
@@ -445,9 +471,10 @@ def over_text(table: Table, seats: Collection[str]) -> str:
     decided = table.decided or {}
     if decided.get("reason") == "time":
         if decided.get("winner") is None:
-            return "the game is over: both players ran out of time at once, a draw"
+            return said("the game is over: both players ran out of time at once, a draw")
         out = [s for s in seats if s != decided.get("winner")]
-        return f"the game is over: {' and '.join(out)} ran out of time, {decided['winner']} wins"
+        return said("the game is over: {seats} ran out of time, {winner} wins",
+                    seats=" and ".join(out), winner=decided["winner"])  # fmt: skip
     if decided.get("reason") == "agreement":
-        return "the game is over: it was agreed a draw"
-    return "the game is over"
+        return said("the game is over: it was agreed a draw")
+    return said("the game is over")

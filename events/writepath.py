@@ -19,13 +19,14 @@ from typing import Any
 import games
 from events import clocks, matches, table
 from events.envelope import canonical
-from events.errors import Forbidden, Invalid, NotFound
+from events.errors import Forbidden, Invalid, NotFound, told
 from events.fairness import CURRENT, commitment, generator_of, rng_for
 from events.offboard import OffBoard, over_text
 from events.projector import GameCache, LoadedGame, Lru, apply, save_snapshot
 from events.store import ConcurrencyError, EventStore, IdempotencyConflict
 from events.store import fingerprint as store_fingerprint
 from games.base import Rules, RulesError, match_of
+from games.i18n import said
 
 SNAPSHOT_EVERY = 64  # events between snapshots of a running game (and one at the end)
 MAX_NONCE_LENGTH = 200
@@ -110,36 +111,55 @@ class WritePath(OffBoard):
         nothing, so a seek can be checked long before its game exists."""
         rules = self.registry.get(game)
         if rules is None:
-            raise NotFound(f"there is no game called {game!r}")
+            raise NotFound(said("there is no game called {game!r}", game=game))
         options = dict(options or {})
         rules.setup(options, rng_for("check", {}, 0))  # refuses bad options with a sentence
         if match:
             parts = match_of(rules)
             if parts is None:
-                raise Invalid(f"{rules.name} is not played as a match of linked games: "
-                              "create a single game (no match option)")  # fmt: skip
+                raise Invalid(
+                    said(
+                        "{name} is not played as a match of linked games: create "
+                        "a single game (no match option)",
+                        name=rules.name,
+                    )
+                )
             parts.check(options)
         if set(seats) != set(rules.seats):
-            raise Invalid(f"{rules.name} has the seats " + " and ".join(rules.seats))
+            raise Invalid(
+                said(
+                    "{name} has the seats {seats}", name=rules.name, seats=" and ".join(rules.seats)
+                )
+            )
         for seat, kind in seats.items():
             if kind != "human" and not (isinstance(kind, str) and kind.startswith("ai:")):
-                raise Invalid(f"seat {seat} is for a human or an ai:<level>, not {kind!r}")
+                raise Invalid(
+                    said(
+                        "seat {seat} is for a human or an ai:<level>, not {kind!r}",
+                        seat=seat,
+                        kind=kind,
+                    )
+                )
             level = kind[3:] if kind != "human" else None
             if level is not None:
                 self._check_level(level)
         if rated and any(kind != "human" for kind in seats.values()):
-            raise Invalid("games against the AI are not rated")
+            raise Invalid(said("games against the AI are not rated"))
         try:
             clock = clocks.parse(clock)
         except ValueError as error:
-            raise Invalid(str(error)) from None
+            raise Invalid(told(error)) from None
         if clock is not None:
             on_timeout = clocks.control_of({"clock": clock})
             if on_timeout.ai_level is not None:
                 self._check_level(on_timeout.ai_level)
                 if rated:  # else a player could let a strong AI play for them on purpose
-                    raise Invalid("in a rated game a seat whose time runs out forfeits: "
-                                     'choose on_timeout "forfeit"')  # fmt: skip
+                    raise Invalid(
+                        said(
+                            "in a rated game a seat whose time runs out forfeits: "
+                            'choose on_timeout "forfeit"'
+                        )
+                    )
         return rules, options, clock
 
     # -- join --------------------------------------------------------------------------
@@ -149,11 +169,22 @@ class WritePath(OffBoard):
         """Take a seat, optionally adding a nonce to the game's chance. Deals when full."""
         game = self._load(game_id)
         if seat not in game.seats:
-            raise NotFound(f"there is no seat {seat!r}; the seats are " + ", ".join(game.seats))
+            raise NotFound(
+                said(
+                    "there is no seat {seat!r}; the seats are {seats}",
+                    seat=seat,
+                    seats=", ".join(game.seats),
+                )
+            )
         if seat in game.joined:
-            raise Forbidden(f"the {seat} seat is already taken")
+            raise Forbidden(said("the {seat} seat is already taken", seat=seat))
         if nonce is not None and (not isinstance(nonce, str) or len(nonce) > MAX_NONCE_LENGTH):
-            raise Invalid(f"a nonce is a string of at most {MAX_NONCE_LENGTH} characters")
+            raise Invalid(
+                said(
+                    "a nonce is a string of at most {MAX_NONCE_LENGTH} characters",
+                    MAX_NONCE_LENGTH=MAX_NONCE_LENGTH,
+                )
+            )
         events = table.join(game.table, seat, player,
                             None if nonce is None else commitment(nonce))  # fmt: skip
         secret = self._secret(game)
@@ -267,25 +298,33 @@ class WritePath(OffBoard):
         worker: ``workers.hints``)."""
         game = self._load(game_id)
         if game.rated:
-            raise Forbidden("hints are for unrated games only")
+            raise Forbidden(said("hints are for unrated games only"))
         refused = table.refusal(game.table, seat, table.PLAYER)
         if refused:
             raise table.Refused(refused)
         if seat not in game.pending:
-            raise table.Refused("you have no decision to make now, so there is nothing to hint")
+            raise table.Refused(
+                said("you have no decision to make now, so there is nothing to hint")
+            )
         return game.version
 
     def _check_level(self, level: str) -> None:
         if self.ai_levels is not None and level not in self.ai_levels:
             known = ", ".join(sorted(self.ai_levels))
-            raise Invalid(f"there is no AI level {level!r}; the levels are: {known}")
+            raise Invalid(
+                said(
+                    "there is no AI level {level!r}; the levels are: {known}",
+                    level=level,
+                    known=known,
+                )
+            )
 
     # -- helpers -------------------------------------------------------------------------
     def _load(self, game_id: str) -> LoadedGame:
         try:
             return self.games.load(self.store, game_id, self.registry)
         except KeyError:
-            raise NotFound(f"there is no game {game_id!r}") from None
+            raise NotFound(said("there is no game {game_id!r}", game_id=game_id)) from None
 
     def access(self, game_id: str) -> dict[str, str]:
         """Seat → hash of its token (empty when the game was made without tokens). Set
@@ -308,7 +347,7 @@ class WritePath(OffBoard):
         if found is None:
             raw = self.store.get_secret(game.game_id)
             if raw is None:
-                raise NotFound(f"game {game.game_id!r} has lost its seed")
+                raise NotFound(said("game {game_id!r} has lost its seed", game_id=game.game_id))
             found = json.loads(raw)
             if game.dealt:
                 self._kept.put(("secret", game.game_id), found)
@@ -317,13 +356,23 @@ class WritePath(OffBoard):
     def _decide(self, game: LoadedGame, seat: str, command: Mapping[str, Any],
                 by: str | None = None) -> list:  # fmt: skip
         if seat not in game.seats:
-            raise NotFound(f"there is no seat {seat!r}; the seats are " + ", ".join(game.seats))
+            raise NotFound(
+                said(
+                    "there is no seat {seat!r}; the seats are {seats}",
+                    seat=seat,
+                    seats=", ".join(game.seats),
+                )
+            )
         if game.outcome is not None:
             raise table.Refused(over_text(game))
         if not game.dealt:
             waiting = ", ".join(game.open_seats)
-            raise table.Refused(f"the game has not started: waiting for {waiting} to take a "
-                                "seat")  # fmt: skip
+            raise table.Refused(
+                said(
+                    "the game has not started: waiting for {waiting} to take a seat",
+                    waiting=waiting,
+                )
+            )
         if by is None:
             by = table.played_by(game.table, seat)
         refused = table.refusal(game.table, seat, by)
@@ -435,7 +484,11 @@ class WritePath(OffBoard):
             return game.rules.setup(game.created.get("options", {}), rng)
         raw = self.store.get_secret(game.game_id, "position")
         if raw is None:
-            raise NotFound(f"game {game.game_id!r} has lost the position it continues from")
+            raise NotFound(
+                said(
+                    "game {game_id!r} has lost the position it continues from", game_id=game.game_id
+                )
+            )
         position = json.loads(raw)
         state = self._knowledge(game.rules).determinize(position["view"], position["seat"], rng)
         return [{"type": "position_set", "visible_to": "server",
@@ -447,6 +500,11 @@ class WritePath(OffBoard):
         position from a seat's view."""
         knowledge = getattr(rules, "knowledge", None)
         if knowledge is None:
-            raise Invalid(f"{rules.name} games cannot be continued from a replay: the game "
-                          "cannot rebuild a position from what a seat saw")  # fmt: skip
+            raise Invalid(
+                said(
+                    "{name} games cannot be continued from a replay: the game "
+                    "cannot rebuild a position from what a seat saw",
+                    name=rules.name,
+                )
+            )
         return knowledge

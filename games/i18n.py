@@ -9,25 +9,17 @@ reader's locale; a word the catalog lacks stays English. Two kinds of entries:
   translation. ``table(messages, folder, locale)`` is the table in that locale.
 - a sentence written in place (a page, an error): the English is the ``msgid``, marked
   where it is written (``_()`` in templates and ES modules, ``said()`` in Python) so that
-  ``python -m games.i18n extract`` finds it.
+  ``python -m service.catalogs extract`` finds it.
 
 Placeholders are ``{name}`` (``str.format``), in templates too; the catalogs keep them.
-A catalog is a ``.po`` file under ``<folder>/<locale>/LC_MESSAGES/messages.po``, compiled
-in memory when first asked for (no ``.mo`` files to build or commit). Pure: no Flask.
+This module is what a game package may use (pure, standard library: ``said``); reading the
+catalogs (Babel, files) is ``events.i18n``'s.
 """
 
 from __future__ import annotations
 
-import io
 from collections.abc import Mapping
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
-
-from babel import Locale
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
-from babel.support import NullTranslations, Translations
 
 # The site's languages, English first (the source); the names each says itself in.
 LOCALES = ("en", "ko", "ja", "zh")
@@ -44,37 +36,6 @@ def locale_of(code: Any) -> str:
     return base if base in LOCALES else DEFAULT
 
 
-def cldr(locale: str) -> Locale:
-    """The CLDR locale dates, times, durations and numbers are formatted for."""
-    return Locale.parse(CLDR[locale_of(locale)])
-
-
-def po_path(folder: Path | str, locale: str) -> Path:
-    return Path(folder) / locale / "LC_MESSAGES" / "messages.po"
-
-
-@lru_cache(maxsize=64)
-def translations(folder: str, locale: str) -> NullTranslations:
-    """The catalog of ``folder`` for ``locale``, compiled once; English (none) for ``en``
-    or a locale without a catalog. Fuzzy entries are not used."""
-    path = po_path(folder, locale)
-    if locale == DEFAULT or not path.is_file():
-        return NullTranslations()
-    with path.open("rb") as f:
-        catalog = read_po(f, locale=CLDR[locale])
-    buffer = io.BytesIO()
-    write_mo(buffer, catalog, use_fuzzy=False)
-    buffer.seek(0)
-    return Translations(fp=buffer)
-
-
-def table(messages: Mapping[str, str], folder: Path | str, locale: str) -> dict[str, str]:
-    """``messages`` (id -> English template) in ``locale``: each template translated in
-    the catalog of ``folder`` (context: the id), English where the catalog has none."""
-    found = translations(str(folder), locale_of(locale))
-    return {key: found.pgettext(key, english) for key, english in messages.items()}
-
-
 class Said(str):
     """A sentence written in place, in English (it is that ``str``), that remembers its
     ``template`` and ``values`` so it can be said again in another locale
@@ -89,7 +50,11 @@ class Said(str):
         made.values = dict(values)
         return made
 
-    def again(self, catalogs: list[NullTranslations]) -> str:
+    def __reduce__(self) -> tuple[Any, ...]:
+        # copied (dataclasses.asdict deep-copies) and pickled (Celery) as what it is
+        return (Said, (self.template, self.values))
+
+    def again(self, catalogs: list[Any]) -> str:
         """This sentence from the first of ``catalogs`` that translates it, else English.
         A value that is itself a ``Said`` is translated too."""
         values = {k: again(v, catalogs) if isinstance(v, Said) else v
@@ -107,6 +72,6 @@ def said(template: str, **values: Any) -> Said:
     return Said(template, values)
 
 
-def again(text: Any, catalogs: list[NullTranslations]) -> str:
+def again(text: Any, catalogs: list[Any]) -> str:
     """``text`` in the locale of ``catalogs`` when it is a ``Said``, else as it is."""
     return text.again(catalogs) if isinstance(text, Said) else str(text)

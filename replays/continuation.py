@@ -13,7 +13,8 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from events.errors import Invalid, NotFound
+from events.errors import Invalid, NotFound, told
+from games.i18n import said
 from replays.record import Record
 from replays.replay import BadStep, replay_of
 
@@ -26,34 +27,60 @@ def position(record: Record, step: int, seat: str,
     key = record.header.get("game")
     rules = registry.get(key)
     if rules is None:
-        raise NotFound(f"there is no game called {key!r}")
+        raise NotFound(said("there is no game called {key!r}", key=key))
     if seat not in rules.seats:
         seats = " and ".join(rules.seats)
-        raise Invalid(f"there is no seat {seat!r} to continue as; the seats are {seats}")
+        raise Invalid(
+            said(
+                "there is no seat {seat!r} to continue as; the seats are {seats}",
+                seat=seat,
+                seats=seats,
+            )
+        )
     knowledge = getattr(rules, "knowledge", None)
     if knowledge is None:
-        raise Invalid(f"{rules.name} games cannot be continued from a replay: the game "
-                      "cannot rebuild a position from what a seat saw")  # fmt: skip
+        raise Invalid(
+            said(
+                "{name} games cannot be continued from a replay: the game cannot "
+                "rebuild a position from what a seat saw",
+                name=rules.name,
+            )
+        )
     replay = replay_of(record)
     try:
         state = replay.state_at(step)
     except BadStep as error:
-        raise Invalid(str(error)) from None
+        raise Invalid(told(error)) from None
     if rules.outcome(state) is not None:
-        raise Invalid(f"the game is over at step {step}: there is nothing left to play")
+        raise Invalid(
+            said("the game is over at step {step}: there is nothing left to play", step=step)
+        )
     if not rules.pending(state):
         later = next((n for n in range(step + 1, replay.length + 1)
                       if rules.pending(replay.state_at(n))), None)  # fmt: skip
         hint = f"; step {later} is the next where someone decides" if later else ""
-        raise Invalid(f"at step {step} nobody has a decision to make (the rules are playing "
-                      f"on by themselves){hint}")  # fmt: skip
+        raise Invalid(
+            said(
+                "at step {step} nobody has a decision to make (the rules are "
+                "playing on by themselves){hint}",
+                step=step,
+                hint=hint,
+            )
+        )
     if not rebuilds(rules, state, seat):
         later = next((n for n in range(step + 1, replay.length + 1)
                       if rules.pending(replay.state_at(n))
                       and rebuilds(rules, replay.state_at(n), seat)), None)  # fmt: skip
         hint = f"; step {later} is the next where it can be" if later else ""
-        raise Invalid(f"the position at step {step} cannot be rebuilt from what {seat} saw "
-                      f"there (part of it was not in {seat}'s view){hint}")  # fmt: skip
+        raise Invalid(
+            said(
+                "the position at step {step} cannot be rebuilt from what {seat} "
+                "saw there (part of it was not in {seat}'s view){hint}",
+                step=step,
+                seat=seat,
+                hint=hint,
+            )
+        )
     return key, rules.view(state, seat)
 
 

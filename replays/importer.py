@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from events.store import VALID_ID
+from games.i18n import said
 from replays.record import RecordError, loads
 from replays.store import ReplayClash, ReplayStore
 from replays.verify import Report, verify
@@ -31,7 +32,7 @@ class ImportRefused(ValueError):
     """The record does not verify; ``report`` says where it first goes wrong."""
 
     def __init__(self, report: Report) -> None:
-        super().__init__(f"the record was not imported: {report.sentence}")
+        super().__init__(said("the record was not imported: {why}", why=report.sentence))
         self.report = report
 
 
@@ -46,11 +47,11 @@ class Imported:
     @property
     def sentence(self) -> str:
         if self.duplicate:
-            return f"This record is already here as replay {self.id}."
+            return said("This record is already here as replay {id}.", id=self.id)
         if self.renamed:
-            return (f"Imported as replay {self.id}: the id {self.original_id} was already "
-                    "taken by another game.")  # fmt: skip
-        return f"Imported as replay {self.id}."
+            return said("Imported as replay {id}: the id {original} was already taken by "
+                        "another game.", id=self.id, original=self.original_id)  # fmt: skip
+        return said("Imported as replay {id}.", id=self.id)
 
 
 def import_record(
@@ -64,8 +65,13 @@ def import_record(
     record = loads(text)
     original = record.id
     if not VALID_ID.fullmatch(original):
-        raise RecordError(f"line 1: the header's id {original[:80]!r} is not an id (letters, "
-                          "digits, - and _, at most 64 of them)")  # fmt: skip
+        raise RecordError(
+            said(
+                "line 1: the header's id {original!r} is not an id (letters, "
+                "digits, - and _, at most 64 of them)",
+                original=original[:80],
+            )
+        )
     report = verify(record)
     if not report.ok:
         raise ImportRefused(report)

@@ -30,6 +30,7 @@ from events.envelope import ENVELOPE_FIELDS, Envelope, canonical
 from events.projector import LoadedGame, apply
 from events.schemas import MAX_DEPTH, depth_of
 from events.store import EventStore, UnknownGame
+from games.i18n import said
 
 FORMAT = "bingfa-replay"
 FORMAT_VERSION = 1
@@ -87,7 +88,8 @@ class NotFinished(LookupError):
     """The game is still being played: it becomes a replay when it ends."""
 
     def __init__(self, game_id: str) -> None:
-        super().__init__(f"game {game_id!r} is still being played: its replay is made when it ends")
+        super().__init__(said("game {game_id!r} is still being played: its replay is made "
+                              "when it ends", game_id=game_id))  # fmt: skip
         self.game_id = game_id
 
 
@@ -122,11 +124,11 @@ def fold(events: Sequence[Envelope], registry: Mapping[str, Any] | None = None) 
     from replays.codec import upcast_all
 
     if not events or events[0].type != "game_created":
-        raise RecordError("a game's first event is game_created")
+        raise RecordError(said("a game's first event is game_created"))
     key = events[0].payload.get("game")
     rules = (registry or games.REGISTRY).get(key)
     if rules is None:
-        raise RecordError(f"there is no game called {key!r}")
+        raise RecordError(said("there is no game called {key!r}", key=key))
     game = LoadedGame(str(key), rules, state=rules.initial())
     return apply(game, upcast_all(key, events))
 
@@ -186,7 +188,9 @@ def header_of(
     game = fold(events, registry)
     outcome = game.outcome
     if outcome is None or game.revealed is None:
-        raise RecordError(f"game {game_id!r} has not ended: there is no replay of it yet")
+        raise RecordError(
+            said("game {game_id!r} has not ended: there is no replay of it yet", game_id=game_id)
+        )
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
@@ -234,31 +238,70 @@ def _object(line: str, number: int, what: str) -> dict[str, Any]:
     try:  # the store's codec: no NaN, no lone surrogates, nothing it would not write back
         value = orjson.loads(line)
     except orjson.JSONDecodeError as error:
-        raise RecordError(f"line {number}: the {what} is not valid JSON ({error})") from None
+        raise RecordError(
+            said(
+                "line {number}: the {what} is not valid JSON ({error})",
+                number=number,
+                what=what,
+                error=error,
+            )
+        ) from None
     if depth_of(value) > MAX_DEPTH:
-        raise RecordError(f"line {number}: the {what} nests more than {MAX_DEPTH} deep")
+        raise RecordError(
+            said(
+                "line {number}: the {what} nests more than {MAX_DEPTH} deep",
+                number=number,
+                what=what,
+                MAX_DEPTH=MAX_DEPTH,
+            )
+        )
     if not isinstance(value, dict):
-        raise RecordError(f"line {number}: the {what} is a JSON {_kind(value)}, not an object")
+        raise RecordError(
+            said(
+                "line {number}: the {what} is a JSON {value}, not an object",
+                number=number,
+                what=what,
+                value=_kind(value),
+            )
+        )
     return value
 
 
 def _header(line: str) -> dict[str, Any]:
     header = _object(line, 1, "header")
     if header.get("format") != FORMAT:
-        raise RecordError(f"line 1: this is not a Bingfa replay (the header's format is "
-                          f"{header.get('format')!r}, not {FORMAT!r})")  # fmt: skip
+        raise RecordError(
+            said(
+                "line 1: this is not a Bingfa replay (the header's format is "
+                "{value!r}, not {FORMAT!r})",
+                value=header.get("format"),
+                FORMAT=FORMAT,
+            )
+        )
     if header.get("format_version") != FORMAT_VERSION:
-        raise RecordError(f"line 1: format version {header.get('format_version')!r} is not "
-                          f"one this server reads (it reads {FORMAT_VERSION})")  # fmt: skip
+        raise RecordError(
+            said(
+                "line 1: format version {value!r} is not one this server "
+                "reads (it reads {FORMAT_VERSION})",
+                value=header.get("format_version"),
+                FORMAT_VERSION=FORMAT_VERSION,
+            )
+        )
     for name, kinds in HEADER_FIELDS.items():
         if name not in header:
-            raise RecordError(f"line 1: the header has no {name!r}")
+            raise RecordError(said("line 1: the header has no {name!r}", name=name))
         if _kind(header[name]) not in kinds:
-            raise RecordError(f"line 1: the header's {name!r} is a {_kind(header[name])}, "
-                              f"not a {' or '.join(kinds)}")  # fmt: skip
+            raise RecordError(
+                said(
+                    "line 1: the header's {name!r} is a {header}, not a {kinds}",
+                    name=name,
+                    header=_kind(header[name]),
+                    kinds=" or ".join(kinds),
+                )
+            )
     extra = sorted(set(header) - set(HEADER_FIELDS))
     if extra:
-        raise RecordError(f"line 1: the header has an unknown field {extra[0]!r}")
+        raise RecordError(said("line 1: the header has an unknown field {extra!r}", extra=extra[0]))
     return header
 
 
@@ -266,14 +309,29 @@ def _event(line: str, number: int) -> Envelope:
     data = _object(line, number, "event")
     for name in ENVELOPE_FIELDS:
         if name not in data:
-            raise RecordError(f"line {number}: the event has no {name!r}")
+            raise RecordError(
+                said("line {number}: the event has no {name!r}", number=number, name=name)
+            )
     for name, kind in EVENT_FIELD_TYPES.items():
         if name in data and _kind(data[name]) != kind:
-            raise RecordError(f"line {number}: the event's {name!r} is a {_kind(data[name])}, "
-                              f"not a {kind}")  # fmt: skip
+            raise RecordError(
+                said(
+                    "line {number}: the event's {name!r} is a {data}, not a {kind}",
+                    number=number,
+                    name=name,
+                    data=_kind(data[name]),
+                    kind=kind,
+                )
+            )
     extra = sorted(set(data) - set(EVENT_FIELD_TYPES))
     if extra:
-        raise RecordError(f"line {number}: the event has an unknown field {extra[0]!r}")
+        raise RecordError(
+            said(
+                "line {number}: the event has an unknown field {extra!r}",
+                number=number,
+                extra=extra[0],
+            )
+        )
     return Envelope.from_dict(data)
 
 
@@ -284,18 +342,20 @@ def loads(text: str | bytes) -> Record:
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError as error:
-            raise RecordError(f"the record is not UTF-8 text ({error})") from None
+            raise RecordError(said("the record is not UTF-8 text ({error})", error=error)) from None
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()  # the final newline
     if not lines or not lines[0].strip():
-        raise RecordError("line 1: the record is empty; it starts with a header line")
+        raise RecordError(said("line 1: the record is empty; it starts with a header line"))
     header = _header(lines[0])
     events = []
     for number, line in enumerate(lines[1:], start=2):
         if not line.strip():
-            raise RecordError(f"line {number}: an empty line; every line is one event")
+            raise RecordError(
+                said("line {number}: an empty line; every line is one event", number=number)
+            )
         events.append(_event(line, number))
     if not events:
-        raise RecordError("line 2: the record has a header but no events")
+        raise RecordError(said("line 2: the record has a header but no events"))
     return Record(header, tuple(events))

@@ -28,6 +28,7 @@ from typing import Any
 import games
 from events.projector import Lru
 from events.schemas import SYSTEM_FIELDS
+from games.i18n import said
 from replays.codec import upcast_all
 from replays.record import Record, RecordError
 
@@ -52,7 +53,7 @@ class Replay:
         key = record.header.get("game")
         rules = (registry or games.REGISTRY).get(key)
         if rules is None:
-            raise RecordError(f"there is no game called {key!r}")
+            raise RecordError(said("there is no game called {key!r}", key=key))
         self.record = record
         self.rules = rules
         self.every = every
@@ -83,7 +84,13 @@ class Replay:
 
     def state_at(self, n: int) -> Any:
         if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= self.length:
-            raise BadStep(f"step {n!r} is not in this replay: it has steps 0 to {self.length}")
+            raise BadStep(
+                said(
+                    "step {n!r} is not in this replay: it has steps 0 to {length}",
+                    n=n,
+                    length=self.length,
+                )
+            )
         done = bisect.bisect_right(self._steps, n)  # game events among the first n
         k = done // self.every
         state = self._checkpoints[k]
@@ -99,7 +106,13 @@ class Replay:
     def view_at(self, n: int, perspective: str = SPECTATOR) -> dict[str, Any]:
         if perspective not in self.perspectives:
             known = ", ".join(self.perspectives)
-            raise BadStep(f"there is no perspective {perspective!r}; use one of {known}")
+            raise BadStep(
+                said(
+                    "there is no perspective {perspective!r}; use one of {known}",
+                    perspective=perspective,
+                    known=known,
+                )
+            )
         state = self.state_at(n)
         if perspective == SPECTATOR:
             return self.rules.view(state, None)

@@ -41,6 +41,7 @@ from typing import Any
 
 from events.envelope import canonical
 from events.readmodels import epoch_ms
+from games.i18n import said
 from replays.record import Record, dumps, loads
 
 RECORD_PREFIX = "replay:"
@@ -65,14 +66,15 @@ class UnknownReplay(KeyError):
         self.replay_id = replay_id
 
     def __str__(self) -> str:
-        return f"there is no replay {self.replay_id!r}"
+        return said("there is no replay {replay_id!r}", replay_id=self.replay_id)
 
 
 class ReplayClash(Exception):
     """The id is taken by a different record."""
 
     def __init__(self, replay_id: str) -> None:
-        super().__init__(f"the replay id {replay_id!r} is taken by another record")
+        super().__init__(said("the replay id {replay_id!r} is taken by another record",
+                              replay_id=replay_id))  # fmt: skip
         self.replay_id = replay_id
 
 

@@ -52,9 +52,11 @@ import games
 from events import clocks, table
 from events.codec import EventRejected
 from events.envelope import GENESIS, SYSTEM, Envelope, canonical, chain_hash
+from events.errors import told
 from events.fairness import GENERATORS, LEGACY, commitment, generator_of, rng_for
 from events.projector import LoadedGame, apply
 from events.schemas import SYSTEM_FIELDS
+from games.i18n import said
 from replays.codec import codec, upcast_all
 from replays.record import DERIVED_FIELDS, Record, declared_of, result_of
 
@@ -96,9 +98,10 @@ class Report:
     def sentence(self) -> str:
         if self.divergence is not None:
             return self.divergence.sentence
-        return (f"The record holds: its {self.events} events are chained, the seed and "
-                "nonces match their commitments, and re-running the rules over every "
-                "command gives the same events and the same result.")  # fmt: skip
+        return said("The record holds: its {events} events are chained, the seed and "
+                    "nonces match their commitments, and re-running the rules over every "
+                    "command gives the same events and the same result.",
+                    events=self.events)  # fmt: skip
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -164,30 +167,69 @@ def _chain(record: Record) -> None:
     for i, env in enumerate(record.events):
         seq = i + 1
         if env.seq != seq:
-            _fail("chain", seq, "seq", seq, env.seq,
-                  f"Event {seq} is missing or out of place: the event in its place says it "
-                  f"is event {env.seq}.")  # fmt: skip
+            _fail(
+                "chain",
+                seq,
+                "seq",
+                seq,
+                env.seq,
+                said(
+                    "Event {seq} is missing or out of place: the event in its place says "
+                    "it is event {seq_}.",
+                    seq=seq,
+                    seq_=env.seq,
+                ),
+            )
         if env.prev != prev:
-            _fail("chain", seq, "prev", prev, env.prev,
-                  f"Event {seq} ({env.type}) does not link to the event before it: its prev "
-                  "is not the previous event's hash.")  # fmt: skip
+            _fail(
+                "chain",
+                seq,
+                "prev",
+                prev,
+                env.prev,
+                said(
+                    "Event {seq} ({type}) does not link to the event before it: its prev "
+                    "is not the previous event's hash.",
+                    seq=seq,
+                    type=env.type,
+                ),
+            )
         recomputed = chain_hash(env.prev, env.body())
         if recomputed != env.hash:
-            _fail("chain", seq, "hash", recomputed, env.hash,
-                  f"Event {seq} ({env.type}) was altered: its hash does not match its "
-                  "content.")  # fmt: skip
+            _fail(
+                "chain",
+                seq,
+                "hash",
+                recomputed,
+                env.hash,
+                said(
+                    "Event {seq} ({type}) was altered: its hash does not match its content.",
+                    seq=seq,
+                    type=env.type,
+                ),
+            )
         prev = env.hash
     n, header = len(record.events), record.header
     if header.get("events") != n:
-        said = header.get("events")
-        step = min(n, said) + 1 if isinstance(said, int) and not isinstance(said, bool) else 0
-        _fail("chain", max(step, 0), "header.events", n, said,
-              f"The header says the game has {said} events but the record holds {n}: "
-              + ("events are missing from its end." if isinstance(said, int) and said > n
-                 else "the count is wrong."))  # fmt: skip
+        claimed = header.get("events")
+        step = (
+            min(n, claimed) + 1 if isinstance(claimed, int) and not isinstance(claimed, bool) else 0
+        )
+        _fail("chain", max(step, 0), "header.events", n, claimed,
+              said("The header says the game has {claimed} events but the record holds {n}: "
+                   "events are missing from its end.", claimed=claimed, n=n)
+              if isinstance(claimed, int) and claimed > n else
+              said("The header says the game has {claimed} events but the record holds {n}: "
+                   "the count is wrong.", claimed=claimed, n=n))  # fmt: skip
     if header.get("head") != prev:
-        _fail("chain", n, "header.head", prev, header.get("head"),
-              "The header's head hash is not the hash of the last event.")  # fmt: skip
+        _fail(
+            "chain",
+            n,
+            "header.head",
+            prev,
+            header.get("head"),
+            said("The header's head hash is not the hash of the last event."),
+        )
 
 
 # -- 2. seed, nonces, header --------------------------------------------------------------
@@ -195,19 +237,42 @@ def _seed(record: Record) -> None:
     events = record.events
     first, last = events[0], events[-1]
     if first.type != "game_created":
-        _fail("seed", 1, "type", "game_created", first.type,
-              "The record does not start with game_created.")  # fmt: skip
+        _fail(
+            "seed",
+            1,
+            "type",
+            "game_created",
+            first.type,
+            said("The record does not start with game_created."),
+        )
     if last.type != "seed_revealed":
-        _fail("seed", last.seq, "type", "seed_revealed", last.type,
-              "The record does not end with the revealed seed (seed_revealed): the game is "
-              "not over, or its end was cut off.")  # fmt: skip
+        _fail(
+            "seed",
+            last.seq,
+            "type",
+            "seed_revealed",
+            last.type,
+            said(
+                "The record does not end with the revealed seed (seed_revealed): the game "
+                "is not over, or its end was cut off."
+            ),
+        )
     seed = last.payload.get("seed")
     promised = first.payload.get("seed_sha256")
     found = commitment(seed) if isinstance(seed, str) else ABSENT
     if found != promised:
-        _fail("seed", last.seq, "payload.seed", promised, found,
-              f"The revealed seed (event {last.seq}) does not match the commitment published "
-              "at the start (game_created.seed_sha256): its sha256 differs.")  # fmt: skip
+        _fail(
+            "seed",
+            last.seq,
+            "payload.seed",
+            promised,
+            found,
+            said(
+                "The revealed seed (event {seq}) does not match the commitment published "
+                "at the start (game_created.seed_sha256): its sha256 differs.",
+                seq=last.seq,
+            ),
+        )
 
 
 def _nonces(record: Record) -> None:
@@ -219,19 +284,42 @@ def _nonces(record: Record) -> None:
             committed[str(env.payload.get("seat"))] = env.payload["nonce_sha256"]
     nonces = last.payload.get("nonces")
     if not isinstance(nonces, dict):
-        _fail("nonces", last.seq, "payload.nonces", "an object", nonces,
-              "The revealed nonces are not an object of seat → nonce.")  # fmt: skip
+        _fail(
+            "nonces",
+            last.seq,
+            "payload.nonces",
+            "an object",
+            nonces,
+            said("The revealed nonces are not an object of seat → nonce."),
+        )
     for seat in sorted(committed):
         nonce = nonces.get(seat)
         if not isinstance(nonce, str):
-            _fail("nonces", last.seq, f"payload.nonces.{seat}", committed[seat], ABSENT,
-                  f"The {seat} seat committed to a nonce when it joined, but its nonce was "
-                  "not revealed.")  # fmt: skip
+            _fail(
+                "nonces",
+                last.seq,
+                f"payload.nonces.{seat}",
+                committed[seat],
+                ABSENT,
+                said(
+                    "The {seat} seat committed to a nonce when it joined, but its nonce "
+                    "was not revealed.",
+                    seat=seat,
+                ),
+            )
         if commitment(nonce) != committed[seat]:
-            _fail("nonces", last.seq, f"payload.nonces.{seat}", committed[seat],
-                  commitment(nonce),
-                  f"The revealed nonce of the {seat} seat does not match the commitment it "
-                  "made when it joined (seat_joined.nonce_sha256).")  # fmt: skip
+            _fail(
+                "nonces",
+                last.seq,
+                f"payload.nonces.{seat}",
+                committed[seat],
+                commitment(nonce),
+                said(
+                    "The revealed nonce of the {seat} seat does not match the commitment "
+                    "it made when it joined (seat_joined.nonce_sha256).",
+                    seat=seat,
+                ),
+            )
     for seat in sorted(set(nonces) - set(committed)):
         _fail(
             "nonces",
@@ -239,7 +327,9 @@ def _nonces(record: Record) -> None:
             f"payload.nonces.{seat}",
             ABSENT,
             nonces[seat],
-            f"A nonce is revealed for the {seat} seat, which never committed to one.",
+            said(
+                "A nonce is revealed for the {seat} seat, which never committed to one.", seat=seat
+            ),
         )
 
 
@@ -251,9 +341,19 @@ def _header(record: Record) -> None:
         diff = first_difference(_json(declared[name]), record.header.get(name), f"header.{name}")
         if diff:
             path, expected, found = diff
-            _fail("header", 0, path, expected, found,
-                  f"The header's {path[7:]} is {_show(found)}, but the events say "
-                  f"{_show(expected)}.")  # fmt: skip
+            _fail(
+                "header",
+                0,
+                path,
+                expected,
+                found,
+                said(
+                    "The header's {path} is {found}, but the events say {expected}.",
+                    path=path[7:],
+                    found=_show(found),
+                    expected=_show(expected),
+                ),
+            )
 
 
 # -- 3. the rules, re-run -----------------------------------------------------------------
@@ -287,21 +387,51 @@ class _Rerun:
         env = self.events[i] if i < self.n else None
         seq = i + 1
         if env is None or env.type != "position_set":
-            _fail("rules", seq, "type", "position_set", None if env is None else env.type,
-                  f"Event {seq} should set the position the game continues from, once "
-                  "its seats are taken.")  # fmt: skip
+            _fail(
+                "rules",
+                seq,
+                "type",
+                "position_set",
+                None if env is None else env.type,
+                said(
+                    "Event {seq} should set the position the game continues from, once "
+                    "its seats are taken.",
+                    seq=seq,
+                ),
+            )
         self.check_schema(env)
         for name, want, found in (("actor", SYSTEM, env.actor), ("visible_to", "server",
                                   env.visible_to), ("at", at, env.at)):  # fmt: skip
             if found != want:
-                _fail("rules", seq, name, want, found, f"Event {seq} sets the position "
-                      f"with {name} {found!r}, not {want!r}.")  # fmt: skip
+                _fail(
+                    "rules",
+                    seq,
+                    name,
+                    want,
+                    found,
+                    said(
+                        "Event {seq} sets the position with {name} {found!r}, not {want!r}.",
+                        seq=seq,
+                        name=name,
+                        found=found,
+                        want=want,
+                    ),
+                )
         try:
             state = self.rules.load_state(env.payload.get("state"))
         except Exception as error:  # a position a forger made up
-            _fail("rules", seq, "payload.state", "a position the rules can read",
-                  env.payload.get("state"),
-                  f"Event {seq} sets a position the rules cannot read: {error}.")  # fmt: skip
+            _fail(
+                "rules",
+                seq,
+                "payload.state",
+                "a position the rules can read",
+                env.payload.get("state"),
+                said(
+                    "Event {seq} sets a position the rules cannot read: {error}.",
+                    seq=seq,
+                    error=told(error),
+                ),
+            )
         self.checked.add("position")
         return state
 
@@ -309,8 +439,14 @@ class _Rerun:
         try:
             self.codec.check(self.key, env.event())
         except EventRejected as error:
-            _fail("rules", env.seq, "payload", "an event of the game's schema", env.type,
-                  f"Event {env.seq} is not a valid event: {error}.")  # fmt: skip
+            _fail(
+                "rules",
+                env.seq,
+                "payload",
+                "an event of the game's schema",
+                env.type,
+                said("Event {seq} is not a valid event: {error}.", seq=env.seq, error=told(error)),
+            )
 
     def game_events(self, start: int, end: int) -> list[dict[str, Any]]:
         return [env.event() for env in self.events[start:end]]
@@ -323,40 +459,123 @@ class _Rerun:
             seq = j + 1
             want = event.get("type")
             if j >= self.n:
-                _fail("rules", seq, "type", want, ABSENT,
-                      f"Event {seq} is missing: {cause} gives {want} here.")  # fmt: skip
+                _fail(
+                    "rules",
+                    seq,
+                    "type",
+                    want,
+                    ABSENT,
+                    said(
+                        "Event {seq} is missing: {cause} gives {want} here.",
+                        seq=seq,
+                        cause=cause,
+                        want=want,
+                    ),
+                )
             env = self.events[j]
             if env.type != want:
-                _fail("rules", seq, "type", want, env.type,
-                      f"Event {seq} is {env.type}, but {cause} gives {want} "
-                      "here.")  # fmt: skip
+                _fail(
+                    "rules",
+                    seq,
+                    "type",
+                    want,
+                    env.type,
+                    said(
+                        "Event {seq} is {type}, but {cause} gives {want} here.",
+                        seq=seq,
+                        type=env.type,
+                        cause=cause,
+                        want=want,
+                    ),
+                )
             self.check_schema(env)
             visible_to = event.get("visible_to", "all")
             if env.visible_to != visible_to:
-                _fail("rules", seq, "visible_to", visible_to, env.visible_to,
-                      f"Event {seq} ({want}) is visible to {env.visible_to}, but {cause} "
-                      f"makes it visible to {visible_to}.")  # fmt: skip
+                _fail(
+                    "rules",
+                    seq,
+                    "visible_to",
+                    visible_to,
+                    env.visible_to,
+                    said(
+                        "Event {seq} ({want}) is visible to {visible_to}, but {cause} "
+                        "makes it visible to {visible_to_}.",
+                        seq=seq,
+                        want=want,
+                        visible_to=env.visible_to,
+                        cause=cause,
+                        visible_to_=visible_to,
+                    ),
+                )
             payload = _json({k: v for k, v in event.items() if k not in ("type", "visible_to")})
             diff = first_difference(payload, _json(dict(env.payload)), "payload")
             if diff:
                 path, expected, found = diff
-                _fail("rules", seq, path, expected, found,
-                      f"Event {seq} ({want}) is not what {cause} gives: its {path} is "
-                      f"{_show(found)}, the rules give {_show(expected)}.")  # fmt: skip
+                _fail(
+                    "rules",
+                    seq,
+                    path,
+                    expected,
+                    found,
+                    said(
+                        "Event {seq} ({want}) is not what {cause} gives: its {path} is "
+                        "{found}, the rules give {expected}.",
+                        seq=seq,
+                        want=want,
+                        cause=cause,
+                        path=path,
+                        found=_show(found),
+                        expected=_show(expected),
+                    ),
+                )
             if env.actor != actor:
-                _fail("rules", seq, "actor", actor, env.actor,
-                      f"Event {seq} ({want}) names {env.actor} as its actor, but it was "
-                      f"caused by {actor}.")  # fmt: skip
+                _fail(
+                    "rules",
+                    seq,
+                    "actor",
+                    actor,
+                    env.actor,
+                    said(
+                        "Event {seq} ({want}) names {actor} as its actor, but it was "
+                        "caused by {actor_}.",
+                        seq=seq,
+                        want=want,
+                        actor=env.actor,
+                        actor_=actor,
+                    ),
+                )
             if env.at != at:
-                _fail("rules", seq, "at", at, env.at,
-                      f"Event {seq} ({want}) has another time than the events written with "
-                      f"it ({at}).")  # fmt: skip
+                _fail(
+                    "rules",
+                    seq,
+                    "at",
+                    at,
+                    env.at,
+                    said(
+                        "Event {seq} ({want}) has another time than the events written "
+                        "with it ({at}).",
+                        seq=seq,
+                        want=want,
+                        at=at,
+                    ),
+                )
         end = start + len(decided)
         if end < self.n and self.events[end].type not in SYSTEM_FIELDS:
             extra = self.events[end]
-            _fail("rules", extra.seq, "type", ABSENT, extra.type,
-                  f"Event {extra.seq} ({extra.type}) is one that {cause} does not give: "
-                  "the rules gave fewer events.")  # fmt: skip
+            _fail(
+                "rules",
+                extra.seq,
+                "type",
+                ABSENT,
+                extra.type,
+                said(
+                    "Event {seq} ({type}) is one that {cause} does not give: the rules "
+                    "gave fewer events.",
+                    seq=extra.seq,
+                    type=extra.type,
+                    cause=cause,
+                ),
+            )
         return end
 
     def run(self) -> Any:
@@ -376,14 +595,34 @@ class _Rerun:
                 i += 1
                 continue
             if self.over:
-                _fail("rules", env.seq, "type", "seed_revealed", env.type,
-                      f"Event {env.seq} ({env.type}) comes after the end of the game, where "
-                      "only the revealed seed may follow.")  # fmt: skip
+                _fail(
+                    "rules",
+                    env.seq,
+                    "type",
+                    "seed_revealed",
+                    env.type,
+                    said(
+                        "Event {seq} ({type}) comes after the end of the game, where only "
+                        "the revealed seed may follow.",
+                        seq=env.seq,
+                        type=env.type,
+                    ),
+                )
             step = steps.get(env.type)
             if step is None:
-                _fail("rules", env.seq, "type", ABSENT, env.type,
-                      f"Event {env.seq} ({env.type}) was caused by no command: every event "
-                      "of the game follows the deal or a command.")  # fmt: skip
+                _fail(
+                    "rules",
+                    env.seq,
+                    "type",
+                    ABSENT,
+                    env.type,
+                    said(
+                        "Event {seq} ({type}) was caused by no command: every event of "
+                        "the game follows the deal or a command.",
+                        seq=env.seq,
+                        type=env.type,
+                    ),
+                )
             i = step(i)
         return self.state
 
@@ -396,14 +635,22 @@ class _Rerun:
     def seed_revealed(self, i: int) -> None:
         env = self.events[i]
         if not self.over or i != self.n - 1:
-            _fail("rules", env.seq, "type", ABSENT, env.type,
-                  f"Event {env.seq} reveals the seed, but the game "
-                  + ("is not over." if not self.over else "goes on after it."))  # fmt: skip
+            sentence = (said("Event {seq} reveals the seed, but the game is not over.",
+                             seq=env.seq) if not self.over else
+                        said("Event {seq} reveals the seed, but the game goes on after it.",
+                             seq=env.seq))  # fmt: skip
+            _fail("rules", env.seq, "type", ABSENT, env.type, sentence)
 
     def created(self, i: int) -> int:
         if i != 0:
-            _fail("rules", i + 1, "type", ABSENT, "game_created",
-                  f"Event {i + 1} creates the game again.")  # fmt: skip
+            _fail(
+                "rules",
+                i + 1,
+                "type",
+                ABSENT,
+                "game_created",
+                said("Event {value} creates the game again.", value=i + 1),
+            )
         return i + 1
 
     def seat_joined(self, i: int) -> int:
@@ -414,8 +661,19 @@ class _Rerun:
         try:
             table.join(self.game_before(i).table, seat, None, None)
         except table.Refused as refused:
-            _fail("rules", env.seq, "payload.seat", "a seat not yet taken", seat,
-                  f"Event {env.seq} takes the seat {seat!r}: {refused}.")  # fmt: skip
+            _fail(
+                "rules",
+                env.seq,
+                "payload.seat",
+                "a seat not yet taken",
+                seat,
+                said(
+                    "Event {seq} takes the seat {seat!r}: {refused}.",
+                    seq=env.seq,
+                    seat=seat,
+                    refused=told(refused),
+                ),
+            )
         self.joined.add(seat)
         i += 1
         if self.joined != set(self.events[0].payload.get("seats") or {}) or self.dealt:
@@ -433,8 +691,14 @@ class _Rerun:
             deal = self.rules.setup(options, rng_for(self.seed, self.nonces, joined.seq + 1,
                                                      self.generator))  # fmt: skip
         except Exception as error:  # options a forger made up
-            _fail("rules", 1, "payload.options", "options the rules accept", options,
-                  f"The rules refuse the game's options: {error}.")  # fmt: skip
+            _fail(
+                "rules",
+                1,
+                "payload.options",
+                "options the rules accept",
+                options,
+                said("The rules refuse the game's options: {error}.", error=told(error)),
+            )
         end = self.batch(i, deal, SYSTEM, joined.at, "the deal")
         self.state = self.rules.fold(self.game_events(i, end), self.state)
         self.checked.add("deal")
@@ -446,22 +710,50 @@ class _Rerun:
         env = self.events[i]
         seq, seat, command = env.seq, env.payload.get("seat"), env.payload.get("command")
         if not self.dealt:
-            _fail("rules", seq, "type", ABSENT, env.type,
-                  f"Event {seq} is a command given before the cards were dealt.")  # fmt: skip
+            _fail(
+                "rules",
+                seq,
+                "type",
+                ABSENT,
+                env.type,
+                said("Event {seq} is a command given before the cards were dealt.", seq=seq),
+            )
         for name, found in (("actor", env.actor), ("visible_to", env.visible_to)):
             if found != seat:
-                _fail("rules", seq, name, seat, found,
-                      f"Event {seq}, the {seat} seat's command, has {name} {found!r} "
-                      "instead of its seat.")  # fmt: skip
+                _fail(
+                    "rules",
+                    seq,
+                    name,
+                    seat,
+                    found,
+                    said(
+                        "Event {seq}, the {seat} seat's command, has {name} {found!r} "
+                        "instead of its seat.",
+                        seq=seq,
+                        seat=seat,
+                        name=name,
+                        found=found,
+                    ),
+                )
         self.who_gave(i, env)
         try:
             rng = rng_for(self.seed, self.nonces, seq, self.generator)
             decided = self.rules.decide(self.state, seat, command, rng)
         except Exception as error:  # RulesError, or a command nobody could send
-            _fail("rules", seq, "payload.command", "a command the rules allow", command,
-                  f"The rules refuse the {seat} seat's command of event {seq}: "
-                  f"{error}")  # fmt: skip
-        end = self.batch(i + 1, decided, seat, env.at, f"the command of event {seq}")
+            _fail(
+                "rules",
+                seq,
+                "payload.command",
+                "a command the rules allow",
+                command,
+                said(
+                    "The rules refuse the {seat} seat's command of event {seq}: {error}",
+                    seat=seat,
+                    seq=seq,
+                    error=told(error),
+                ),
+            )
+        end = self.batch(i + 1, decided, seat, env.at, said("the command of event {seq}", seq=seq))
         self.state = self.rules.fold(self.game_events(i + 1, end), self.state)
         self.checked.add("commands")
         if self.rules.outcome(self.state) is not None:
@@ -471,8 +763,18 @@ class _Rerun:
     def table_step(self, i: int) -> int:
         env = self.events[i]
         if not self.dealt and env.type not in ("seat_handed_to_ai", "seat_taken_back"):
-            _fail("rules", env.seq, "type", ABSENT, env.type,
-                  f"Event {env.seq} ({env.type}) comes before the game started.")  # fmt: skip
+            _fail(
+                "rules",
+                env.seq,
+                "type",
+                ABSENT,
+                env.type,
+                said(
+                    "Event {seq} ({type}) comes before the game started.",
+                    seq=env.seq,
+                    type=env.type,
+                ),
+            )
         return self.table_action(i)
 
     def who_gave(self, i: int, env: Envelope) -> None:
@@ -482,9 +784,19 @@ class _Rerun:
         seq, seat, by = env.seq, env.payload.get("seat"), env.payload.get("by")
         if by is None:
             if self.said_who:
-                _fail("table", seq, "payload.by", "who gave the command", None,
-                      f"Event {seq} does not say who gave the {seat} seat's command, though "
-                      "the commands before it did.")  # fmt: skip
+                _fail(
+                    "table",
+                    seq,
+                    "payload.by",
+                    "who gave the command",
+                    None,
+                    said(
+                        "Event {seq} does not say who gave the {seat} seat's command, "
+                        "though the commands before it did.",
+                        seq=seq,
+                        seat=seat,
+                    ),
+                )
             return
         self.said_who = True
         self.checked.add("table")
@@ -492,9 +804,20 @@ class _Rerun:
             return  # nobody but the players has played: no need to fold the table
         refused = table.refusal(self.game_before(i).table, seat, by)
         if refused:
-            _fail("table", seq, "payload.by", "the one who played the seat then", by,
-                  f"Event {seq} is a command given by {by} for the {seat} seat, but "
-                  f"{refused}.")  # fmt: skip
+            _fail(
+                "table",
+                seq,
+                "payload.by",
+                "the one who played the seat then",
+                by,
+                said(
+                    "Event {seq} is a command given by {by} for the {seat} seat, but {refused}.",
+                    seq=seq,
+                    by=by,
+                    seat=seat,
+                    refused=told(refused),
+                ),
+            )
 
     def game_before(self, i: int) -> LoadedGame:
         """The game as the projector folds the first ``i`` events (its turns and clocks),
@@ -516,8 +839,20 @@ class _Rerun:
         tab = self.game_before(i).table
         actor = SYSTEM if kind == "clock_expired" else seat
         if env.actor != actor:
-            _fail("rules", seq, "actor", actor, env.actor,
-                  f"Event {seq} ({kind}) names {env.actor} as its actor, not {actor}.")  # fmt: skip
+            _fail(
+                "rules",
+                seq,
+                "actor",
+                actor,
+                env.actor,
+                said(
+                    "Event {seq} ({kind}) names {actor} as its actor, not {actor_}.",
+                    seq=seq,
+                    kind=kind,
+                    actor=env.actor,
+                    actor_=actor,
+                ),
+            )
         try:
             if kind == "clock_expired":
                 decided = self.timeouts(env, tab)
@@ -531,11 +866,21 @@ class _Rerun:
             else:  # draw_offered, draw_declined, draw_accepted
                 decided = table.draw(tab, seat, DRAW_ACTIONS[kind], False)
         except table.Refused as refused:
-            _fail("table", seq, "type", ABSENT, kind,
-                  f"Event {seq} ({kind}) was refused by the rules of the table: "
-                  f"{refused}.")  # fmt: skip
+            _fail(
+                "table",
+                seq,
+                "type",
+                ABSENT,
+                kind,
+                said(
+                    "Event {seq} ({kind}) was refused by the rules of the table: {refused}.",
+                    seq=seq,
+                    kind=kind,
+                    refused=told(refused),
+                ),
+            )
         self.checked.add("clocks" if kind in CLOCK_ACTIONS else "table")
-        end = self.batch(i, decided, actor, env.at, f"the table at event {seq}")
+        end = self.batch(i, decided, actor, env.at, said("the table at event {seq}", seq=seq))
         if table.ends(decided):
             self.decided = dict(self.events[end - 1].payload)
             self.revealed_after(end, env)
@@ -546,18 +891,49 @@ class _Rerun:
         with a sentence of its own for a seat whose time had not run out."""
         seat, seq = env.payload.get("seat"), env.seq
         if seat in tab.off_the_clock:
-            _fail("clock", seq, "payload.seat", "a seat a person plays", seat,
-                  f"Event {seq} says the {seat} seat's time ran out, but the AI was "
-                  "playing it, and an AI's time never runs out.")  # fmt: skip
+            _fail(
+                "clock",
+                seq,
+                "payload.seat",
+                "a seat a person plays",
+                seat,
+                said(
+                    "Event {seq} says the {seat} seat's time ran out, but the AI was "
+                    "playing it, and an AI's time never runs out.",
+                    seq=seq,
+                    seat=seat,
+                ),
+            )
         due = tab.deadline_ms(seat)
         if due is None:
-            _fail("rules", seq, "payload.seat", "a seat on the clock", seat,
-                  f"Event {seq} says the {seat} seat's time ran out, but it had no clock "
-                  "running.")  # fmt: skip
+            _fail(
+                "rules",
+                seq,
+                "payload.seat",
+                "a seat on the clock",
+                seat,
+                said(
+                    "Event {seq} says the {seat} seat's time ran out, but it had no clock running.",
+                    seq=seq,
+                    seat=seat,
+                ),
+            )
         if clocks.ms(env.at) < due:
-            _fail("clock", seq, "at", clocks.iso(due), env.at,
-                  f"Event {seq} says the {seat} seat's time ran out at {env.at}, before "
-                  f"its deadline {clocks.iso(due)}.")  # fmt: skip
+            _fail(
+                "clock",
+                seq,
+                "at",
+                clocks.iso(due),
+                env.at,
+                said(
+                    "Event {seq} says the {seat} seat's time ran out at {at}, before its "
+                    "deadline {value}.",
+                    seq=seq,
+                    seat=seat,
+                    at=env.at,
+                    value=clocks.iso(due),
+                ),
+            )
         return table.expire(tab, clocks.ms(env.at), False)
 
     def revealed_after(self, j: int, cause: Envelope) -> None:
@@ -565,30 +941,64 @@ class _Rerun:
         the game."""
         env = self.events[j] if j < self.n else None
         if env is None or env.type != "seed_revealed":
-            _fail("rules", j + 1, "type", "seed_revealed", None if env is None else env.type,
-                  f"Event {cause.seq} ends the game, but the seed is not revealed right "
-                  "after it.")  # fmt: skip
+            _fail(
+                "rules",
+                j + 1,
+                "type",
+                "seed_revealed",
+                None if env is None else env.type,
+                said(
+                    "Event {seq} ends the game, but the seed is not revealed right after it.",
+                    seq=cause.seq,
+                ),
+            )
         if env.actor != cause.actor or env.at != cause.at:
-            _fail("rules", env.seq, "actor", cause.actor, env.actor,
-                  f"The revealed seed was not written with the event that ended the game "
-                  f"(event {cause.seq}).")  # fmt: skip
+            _fail(
+                "rules",
+                env.seq,
+                "actor",
+                cause.actor,
+                env.actor,
+                said(
+                    "The revealed seed was not written with the event that ended the game "
+                    "(event {seq}).",
+                    seq=cause.seq,
+                ),
+            )
 
 
 def _outcome(record: Record, rules: Any, state: Any, decided: Any = None) -> None:
     n = len(record.events)
     outcome = decided or rules.outcome(state)
     if outcome is None:
-        _fail("outcome", n, "outcome", "the end of the game", ABSENT,
-              "Re-running the rules, the game has not ended by the last event.")  # fmt: skip
+        _fail(
+            "outcome",
+            n,
+            "outcome",
+            "the end of the game",
+            ABSENT,
+            said("Re-running the rules, the game has not ended by the last event."),
+        )
     expected = {"result": result_of(outcome), "reason": outcome.get("reason"),
                 "outcome": _json(dict(outcome))}  # fmt: skip
     for name, value in expected.items():
         diff = first_difference(value, record.header.get(name), f"header.{name}")
         if diff:
             path, want, found = diff
-            _fail("outcome", 0, path, want, found,
-                  f"The header's {path[7:]} is {_show(found)}, but re-running the rules "
-                  f"the game ends with {_show(want)}.")  # fmt: skip
+            _fail(
+                "outcome",
+                0,
+                path,
+                want,
+                found,
+                said(
+                    "The header's {path} is {found}, but re-running the rules the game "
+                    "ends with {want}.",
+                    path=path[7:],
+                    found=_show(found),
+                    want=_show(want),
+                ),
+            )
 
 
 # -- the whole audit ----------------------------------------------------------------------
@@ -596,8 +1006,14 @@ def _rules_for(record: Record, registry: Mapping[str, Any] | None) -> Any:
     key = record.events[0].payload.get("game")
     rules = (registry or games.REGISTRY).get(key)
     if rules is None:
-        _fail("rules", 1, "payload.game", "a game this server knows", key,
-              f"There is no game called {key!r} here to re-run.")  # fmt: skip
+        _fail(
+            "rules",
+            1,
+            "payload.game",
+            "a game this server knows",
+            key,
+            said("There is no game called {key!r} here to re-run.", key=key),
+        )
     return rules
 
 
@@ -606,21 +1022,31 @@ def _generator_for(record: Record, notes: list[str]) -> str:
     name = generator_of(record.events[0].payload)
     if name not in GENERATORS:
         known = " and ".join(GENERATORS)
-        _fail("rules", 1, "payload.rng", f"a random generator this server knows ({known})",
-              name, "The game's chance comes from a random generator called "
-              f"{json.dumps(name, ensure_ascii=False)[:80]}, "
-              f"which this server does not know (it knows {known}), so its cards and "
-              "dice cannot be re-derived.")  # fmt: skip
+        _fail(
+            "rules",
+            1,
+            "payload.rng",
+            f"a random generator this server knows ({known})",
+            name,
+            said(
+                "The game's chance comes from a random generator called {value}, "
+                "which this server does not know (it knows {known}), so its cards "
+                "and dice cannot be re-derived.",
+                value=json.dumps(name, ensure_ascii=False)[:80],
+                known=known,
+            ),
+        )
     if name == LEGACY and "rng" not in record.events[0].payload:
-        notes.append(f"The game was made before games named their random generator: its "
-                     f"chance is re-derived with the one games used then ({LEGACY}).")  # fmt: skip
+        notes.append(said("The game was made before games named their random generator: its "
+                          "chance is re-derived with the one games used then ({legacy}).",
+                          legacy=LEGACY))  # fmt: skip
     return name
 
 
 def _audit(record: Record, registry: Mapping[str, Any] | None, passed: list[str],
            notes: list[str], chain: bool = True) -> None:  # fmt: skip
     if not record.events:
-        _fail("chain", 1, "seq", 1, ABSENT, "The record has no events.")
+        _fail("chain", 1, "seq", 1, ABSENT, said("The record has no events."))
     if chain:
         _chain(record)
         passed.append("chain")
@@ -634,8 +1060,8 @@ def _audit(record: Record, registry: Mapping[str, Any] | None, passed: list[str]
     generator = _generator_for(record, notes)
     version = record.events[0].payload.get("rules_version")
     if version != rules.version:
-        notes.append(f"The game was played under rules version {version}; it is re-run "
-                     f"under version {rules.version}.")  # fmt: skip
+        notes.append(said("The game was played under rules version {version}; it is re-run "
+                          "under version {now}.", version=version, now=rules.version))  # fmt: skip
     last = record.events[-1].payload
     nonces = last.get("nonces") if isinstance(last.get("nonces"), dict) else {}
     rerun = _Rerun(record, rules, str(last.get("seed")), nonces, generator)
@@ -644,10 +1070,11 @@ def _audit(record: Record, registry: Mapping[str, Any] | None, passed: list[str]
                if c in rerun.checked]  # fmt: skip
     if rerun.continued:
         origin = record.events[0].payload.get("from") or {}
-        notes.append(f"This game continues replay {origin.get('replay')!r} from its step "
-                     f"{origin.get('step')} as {origin.get('seat')}: its record starts from "
-                     "the position it declares (position_set), and the audit checks "
-                     "everything after it.")  # fmt: skip
+        notes.append(said("This game continues replay {replay!r} from its step {step} as "
+                          "{seat}: its record starts from the position it declares "
+                          "(position_set), and the audit checks everything after it.",
+                          replay=origin.get("replay"), step=origin.get("step"),
+                          seat=origin.get("seat")))  # fmt: skip
     _outcome(record, rules, state, rerun.decided)
     passed.append("outcome")
 
@@ -675,7 +1102,8 @@ def _with_cause(record: Record, registry: Mapping[str, Any] | None,
     except _Diverged as stop:
         if stop.divergence.step >= found.step:  # a re-run that holds up to the edit
             cause = stop.divergence
-            sentence = f"{found.sentence} Re-running the rules: {cause.sentence}"
+            sentence = said("{found} Re-running the rules: {cause}", found=found.sentence,
+                            cause=cause.sentence)  # fmt: skip
             return Divergence(found.check, found.step, found.field, found.expected,
                               found.found, sentence, cause)  # fmt: skip
     except Exception:  # the re-run of a broken record may fail in any way: no cause then

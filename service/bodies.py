@@ -21,6 +21,7 @@ from webargs import core
 from webargs.flaskparser import FlaskParser, is_json_request
 
 from events.schemas import MAX_DEPTH, depth_of
+from games.i18n import said
 from service.api import error_docs
 from service.problems import problem_abort
 
@@ -34,9 +35,16 @@ def loads(data: bytes) -> Any:
     try:
         value = orjson.loads(data)
     except orjson.JSONDecodeError as error:
-        problem_abort(400, f"the body is not JSON this server reads exactly: {error}")
+        problem_abort(
+            400, said("the body is not JSON this server reads exactly: {error}", error=error)
+        )
     if depth_of(value) > MAX_DEPTH:
-        problem_abort(400, f"the body nests lists and objects more than {MAX_DEPTH} deep")
+        problem_abort(
+            400,
+            said(
+                "the body nests lists and objects more than {MAX_DEPTH} deep", MAX_DEPTH=MAX_DEPTH
+            ),
+        )
     return value
 
 

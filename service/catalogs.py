@@ -32,11 +32,10 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
 import games
+from events.i18n import DEFAULT, LOCALES, PLATFORM, folder_of, po_path
 from games.base import guide_of
-from games.i18n import DEFAULT, LOCALES, po_path
 
 ROOT = Path(__file__).resolve().parent.parent
-PLATFORM = Path(__file__).resolve().parent / "translations"
 # the keywords that mark a sentence for the catalogs (Python, templates, ES modules)
 KEYWORDS = {"said": None, "_": None, "gettext": None, "N_": None}
 PLATFORM_SOURCES = [
@@ -52,11 +51,6 @@ BLOCK = re.compile(
     r"((?:(?!<(?:p|li|h[1-6]|figcaption|td|th|dt|dd|title|text|desc)\b).)*?)</\1>",
     re.S,
 )
-
-
-def folder_of(rules: Any) -> Path:
-    """Where a game package keeps its catalogs: ``translations`` beside its modules."""
-    return Path(rules.web).parent / "translations"
 
 
 def squeeze(text: str) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from games.i18n import said
+
 
 class Unavailable(Exception):
     """Something the request needs (the workers, the broker) cannot be reached now."""
@@ -11,5 +13,6 @@ class TooManyStreams(Exception):
     """The client holds as many live streams as it may."""
 
     def __init__(self, cap: int) -> None:
-        super().__init__(f"you have {cap} live streams open already (tabs, windows): close "
-                         "one, or reload a page that still follows the game")  # fmt: skip
+        super().__init__(said("you have {cap} live streams open already (tabs, windows): "
+                              "close one, or reload a page that still follows the game",
+                              cap=cap))  # fmt: skip

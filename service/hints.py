@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from events.hints import HintCache, channel
+from games.i18n import said
 from service.errors import Unavailable
 
 WAIT_S = 5.0  # how long an ask waits for the worker before answering 202
@@ -27,8 +28,10 @@ def ask(app: Any, game_id: str, version: int, seat: str) -> dict[str, Any] | Non
             except Exception as error:  # the broker is down: say so, the next ask retries
                 app.logger.exception("could not queue the hint for %s", game_id)
                 raise Unavailable(
-                    f"hints cannot be worked out right now "
-                    f"({type(error).__name__}); try again later"
+                    said(
+                        "hints cannot be worked out right now ({error}); try again later",
+                        error=type(error).__name__,
+                    )
                 ) from None
         found = cache.get(game_id, version, seat)
         if found is None and watch.wait(WAIT_S):

@@ -5,7 +5,7 @@ The locale, first that gives one: ``?lang=`` on the request (or the ``X-Bingfa-L
 header the pages' API calls carry: the page's own language), the player's profile, the
 choice remembered in the session (the picker), the browser's ``Accept-Language``, English.
 Flask-Babel selects it (``get_locale``) and formats dates, times and numbers by CLDR; the
-catalogs are ``games.i18n``'s (compiled in memory from the ``.po`` files), so Flask-Babel's
+catalogs are ``events.i18n``'s (compiled in memory from the ``.po`` files), so Flask-Babel's
 ``gettext`` and ours read the same entries.
 """
 
@@ -19,8 +19,8 @@ import flask_babel
 import orjson
 from flask import Blueprint, Flask, Response, current_app, redirect, request, session
 
-from games import i18n
-from games.i18n import DEFAULT, LOCALES, NAMES, Said
+from events import i18n
+from events.i18n import DEFAULT, LOCALES, NAMES, Said, said
 from service.catalogs import PLATFORM, folder_of
 
 bp = Blueprint("i18n", __name__)
@@ -93,7 +93,7 @@ def say(text: Any, rules: Any = None) -> str:
 
 
 class _CatalogDomain(flask_babel.Domain):
-    """Flask-Babel reading our catalogs (``games.i18n``: the ``.po`` compiled in memory)
+    """Flask-Babel reading our catalogs (``events.i18n``: the ``.po`` compiled in memory)
     rather than ``.mo`` files from a build step."""
 
     def get_translations(self):
@@ -121,8 +121,10 @@ def catalog(code: str):
     """The platform's catalog for the pages' ES modules (``/static/i18n.js``): English
     sentence -> its translation, for the entries without a context."""
     if code not in LOCALES:
-        return Response(orjson.dumps({"detail": "no such language"}), 404,
-                        mimetype="application/problem+json")  # fmt: skip
+        from service.problems import N_, problem
+
+        return problem(404, "not-found", N_("Not found"),
+                       said("there is no language {code!r} here", code=code))  # fmt: skip
     body = _catalog_json(code)
     tag = hashlib.sha256(body).hexdigest()[:16]
     if request.if_none_match.contains(tag):

@@ -14,9 +14,10 @@ from typing import Any
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
 import games
+from events import i18n
 from events.schemas import StrictBoolean
-from games import i18n
 from games.base import Catalogue, Option, RulesError, match_of
+from games.i18n import said
 from games.messages import render
 
 
@@ -43,7 +44,7 @@ def human_seats(key: str) -> dict[str, str]:
     return {seat.id: "human" for seat in catalogue(key).seats}
 
 
-def said(words: list[str], last: str = "or") -> str:
+def listed(words: list[str], last: str = "or") -> str:
     """["a", "b", "c"] as "a, b or c"."""
     if len(words) < 2:
         return "".join(words)
@@ -114,7 +115,7 @@ def options_schema(key: str) -> Schema:
             made[option.name] = StrictBoolean(error_messages={"invalid": error})
         else:
             values = [value for value, _ in option.choices]
-            words = said([str(v) for v in values])
+            words = listed([str(v) for v in values])
             error = f"the {option.name} must be {words}, not {{input!r}}"
             made[option.name] = fields.Raw(validate=validate.OneOf(values, error=error))
     return Schema.from_dict(made, name=f"Options_{key}")(unknown=RAISE)
@@ -127,13 +128,29 @@ def check_options(key: str, options: Mapping[str, Any]) -> dict[str, Any]:
     except ValidationError as error:
         messages = error.normalized_messages()
         names = [o.name for o in catalogue(key).options]
-        for name, problems in sorted(messages.items()):
+        for name, _problems in sorted(messages.items()):
             if name not in names:
                 title = catalogue(key).title
-                raise RulesError(f"{title} has no option {name!r}; use "
-                                 f"{said(names, 'and') or 'none'}") from None  # fmt: skip
-            raise RulesError(problems[0]) from None
+                raise RulesError(
+                    said(
+                        "{title} has no option {name!r}; use {names}",
+                        title=title,
+                        name=name,
+                        names=listed(names, "and") or "none",
+                    )
+                ) from None
+            raise RulesError(_option_refused(key, name, options.get(name))) from None
     return dict(options)
+
+
+def _option_refused(key: str, name: str, given: Any) -> str:
+    """What is wrong with option ``name`` (the schema's messages, as a sentence the
+    catalogs translate)."""
+    option = next(o for o in catalogue(key).options if o.name == name)
+    if option.kind == "bool":
+        return said("the {name} option is true or false", name=name)
+    words = listed([str(value) for value, _ in option.choices])
+    return said("the {name} must be {words}, not {input!r}", name=name, words=words, input=given)
 
 
 def options_words(key: str, options: Mapping[str, Any]) -> list[str]:
@@ -161,7 +178,7 @@ def options_description() -> str:
             if o.kind == "bool":
                 each.append(f"{o.name} (true or false, default {str(o.default).lower()})")
             else:
-                values = said([str(v) for v, _ in o.choices])
+                values = listed([str(v) for v, _ in o.choices])
                 each.append(f"{o.name} ({values}, default {o.default})")
         parts.append(f"{key}: {', '.join(each) or 'none'}")
     return "the game's options (GET /api/kinds): " + "; ".join(parts)

@@ -22,9 +22,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from events import clocks
-from events.errors import Invalid
+from events.errors import Invalid, told
 from events.writepath import MAX_NONCE_LENGTH, Forbidden, NotFound, WritePath
 from games.base import match_of
+from games.i18n import said
 from games.messages import msg, render
 from service import access, kinds, narration
 from service.seek_store import (  # noqa: F401  (the API and tests take them from here)
@@ -96,8 +97,12 @@ class Matchmaking:
         options = dict(options or {})
         self._check_game(game, options, clock, rated, bool(match))
         if colour not in colours(game):
-            wanted = kinds.said(list(colours(game)))
-            raise Invalid(f"the colour you want is {wanted}, not {colour!r}")
+            wanted = kinds.listed(list(colours(game)))
+            raise Invalid(
+                said(
+                    "the colour you want is {wanted}, not {colour!r}", wanted=wanted, colour=colour
+                )
+            )
         clock = clocks.parse(clock)  # its stored form, as the game will keep it
         token = access.new_token()
         seek = {
@@ -115,8 +120,12 @@ class Matchmaking:
             "token_hash": access.token_hash(token),
         }
         if not self.store.add(seek, SEEK_LIMIT, self._cutoff()):
-            raise Conflict(f"you already have {SEEK_LIMIT} open seeks; cancel one to post "
-                           "another")  # fmt: skip
+            raise Conflict(
+                said(
+                    "you already have {SEEK_LIMIT} open seeks; cancel one to post another",
+                    SEEK_LIMIT=SEEK_LIMIT,
+                )
+            )
         return self.store.get(seek["id"]) or seek, token
 
     def _check_game(self, game: str, options: Mapping[str, Any], clock: Any, rated: bool,
@@ -131,7 +140,7 @@ class Matchmaking:
             self.bingfa.check_new_game(game, options, seats, rated=rated, clock=clock,
                                        match=match)  # fmt: skip
         except NotFound as error:
-            raise Invalid(str(error)) from None
+            raise Invalid(told(error)) from None
 
     def listing(self) -> list[dict[str, Any]]:
         return self.store.open_seeks(self._cutoff())
@@ -142,29 +151,44 @@ class Matchmaking:
     def cancel(self, seek_id: str, player: str) -> None:
         answer = self.store.cancel(seek_id, player)
         if answer == "gone":
-            raise NotFound(f"there is no seek {seek_id!r} (it may have expired)")
+            raise NotFound(
+                said("there is no seek {seek_id!r} (it may have expired)", seek_id=seek_id)
+            )
         if answer == "not yours":
-            raise Forbidden("only the player who posted a seek can cancel it")
+            raise Forbidden(said("only the player who posted a seek can cancel it"))
         if answer in ("taken", "made"):
-            raise Conflict("this seek has already been accepted, so it cannot be cancelled; "
-                           "you can resign the game instead")  # fmt: skip
+            raise Conflict(
+                said(
+                    "this seek has already been accepted, so it cannot be "
+                    "cancelled; you can resign the game instead"
+                )
+            )
 
     def accept(self, seek_id: str, player: str, nonce: str | None = None) -> Accepted:
         """``player`` takes the seek: exactly one of two accepting at once gets the game."""
         _check_nonce(nonce)
         seek = self.store.get(seek_id)
         if seek is None:
-            raise NotFound(f"there is no seek {seek_id!r}: it may have been cancelled or "
-                           "have expired")  # fmt: skip
+            raise NotFound(
+                said(
+                    "there is no seek {seek_id!r}: it may have been cancelled or have expired",
+                    seek_id=seek_id,
+                )
+            )
         if seek["player"] == player:
-            raise Forbidden("this is your own seek: someone else has to accept it (you can "
-                            "cancel it)")  # fmt: skip
+            raise Forbidden(
+                said("this is your own seek: someone else has to accept it (you can cancel it)")
+            )
         answer = self.store.claim(seek_id, player, self._cutoff())
         if answer in ("taken", "made"):
-            raise Conflict("someone else accepted this seek just before you; pick another")
+            raise Conflict(said("someone else accepted this seek just before you; pick another"))
         if answer != "ok":
-            raise NotFound(f"the seek {seek_id!r} is no longer open: it was cancelled or "
-                           "has expired")  # fmt: skip
+            raise NotFound(
+                said(
+                    "the seek {seek_id!r} is no longer open: it was cancelled or has expired",
+                    seek_id=seek_id,
+                )
+            )
         rules = self.bingfa.registry[seek["game"]]
         seeker = seek["colour"] if seek["colour"] != RANDOM else self.pick(list(rules.seats))
         acceptor = next(s for s in rules.seats if s != seeker)
@@ -191,10 +215,11 @@ class Matchmaking:
         _check_nonce(nonce)
         game = self.bingfa.load(game_id)
         if seat not in game.seats:
-            raise Forbidden("only the players of a game can ask for its rematch")
+            raise Forbidden(said("only the players of a game can ask for its rematch"))
         if game.outcome is None:
-            raise Invalid("the game is still being played: a rematch can be asked for "
-                             "once it is over")  # fmt: skip
+            raise Invalid(
+                said("the game is still being played: a rematch can be asked for once it is over")
+            )
         kinds = dict(game.created_seats)  # as created: a seat handed to the AI was human
         swap = dict(zip(game.seats, reversed(list(game.seats)), strict=True))
         humans = [s for s, kind in kinds.items() if kind == "human"]
@@ -205,7 +230,7 @@ class Matchmaking:
             found = self.store.rematch(game_id) or offer
             return Rematch(found.get("offered_by"), found["game_id"], swap[seat])
         if state == "making":
-            raise Conflict("the rematch is being set up right now; ask again in a moment")
+            raise Conflict(said("the rematch is being set up right now; ask again in a moment"))
         if state == "offered":
             return Rematch(seat, None, swap[seat], token)
         created = game.created
@@ -241,7 +266,12 @@ class Matchmaking:
 
 def _check_nonce(nonce: Any) -> None:
     if nonce is not None and (not isinstance(nonce, str) or len(nonce) > MAX_NONCE_LENGTH):
-        raise Invalid(f"a nonce is a string of at most {MAX_NONCE_LENGTH} characters")
+        raise Invalid(
+            said(
+                "a nonce is a string of at most {MAX_NONCE_LENGTH} characters",
+                MAX_NONCE_LENGTH=MAX_NONCE_LENGTH,
+            )
+        )
 
 
 # -- words ---------------------------------------------------------------------------------

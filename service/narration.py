@@ -13,14 +13,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from events import i18n
+from events.notifications import NOTICES
 from events.schemas import SYSTEM_FIELDS
-from games import i18n
 from games.messages import Join, Message, msg, render
 
 TABLE: dict[str, str] = {
     "table.you": "You",
-    "table.seat": "{label}",
-    "table.computer": "the computer ({level})",
     "table.game_created": "The game was created.",
     "table.game_created.from": "The game was created. It continues replay {replay} from "
     "step {step}, as {seat}.",
@@ -53,6 +52,8 @@ TABLE: dict[str, str] = {
     "table.match.game": "Game {game} of {of} of a match.",
     "table.match.next": "Play game {game}",
     "table.match.seek": "a match of {of} games",
+    # what notifications, webhooks and digests say (kept in events.notifications)
+    **NOTICES,
 }
 
 
@@ -70,18 +71,24 @@ def messages(rules: Any, locale: str | None = None) -> dict[str, str]:
     key = (id(rules), locale)
     found = _tables.get(key)
     if found is None or found[0] is not rules:
-        from service.catalogs import PLATFORM, folder_of
-
-        table = {**i18n.table(rules.text.messages, folder_of(rules), locale),
-                 **i18n.table(TABLE, PLATFORM, locale)}  # fmt: skip
+        words = i18n.translations(str(i18n.folder_of(rules)), i18n.locale_of(locale))
+        # the seats' labels: the catalogue's words, as the forms say them
+        seats = {f"{SEAT_LABEL}{info.id}": words.pgettext("catalogue", info.label)
+                 for info in rules.catalogue.seats}  # fmt: skip
+        table = {**i18n.table(rules.text.messages, i18n.folder_of(rules), locale),
+                 **i18n.table(TABLE, i18n.PLATFORM, locale), **seats}  # fmt: skip
         found = _tables[key] = (rules, table)
     return found[1]
 
 
+SEAT_LABEL = "catalogue.seat."  # + a seat's id: its label in the table (``messages``)
+
+
 def label(rules: Any, seat: Any) -> Message:
+    """A seat as players read it: its catalogue label, in the reader's language."""
     for info in rules.catalogue.seats:
         if info.id == seat:
-            return msg("table.seat", label=info.label)
+            return msg("table.seat", label=msg(f"{SEAT_LABEL}{info.id}"))
     return msg("table.seat", label=str(seat))
 
 

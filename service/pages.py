@@ -35,8 +35,8 @@ from flask import (
 from markupsafe import Markup
 
 import games
+from events import i18n
 from events.writepath import NotFound
-from games import i18n
 from games.base import guide_of
 from service import kinds, narration
 from service.catalogs import folder_of, translate_guide
@@ -197,7 +197,8 @@ def replay(replay_id: str):
         found = record(replay_id)
     except NotFound as error:
         what = say(error.args[0] if error.args else str(error))
-        what = gettext("{reason}.", reason=f"{what[:1].upper()}{what[1:]}")
+        reason = what[:1].upper() + what[1:]
+        what = gettext("{reason}.", reason=reason)
         return render_template("missing.html", what=what), 404
     # the winning-chance graph is another module's; the page loads it when it is there
     analysis = os.path.exists(os.path.join(current_app.static_folder or "", "analysis.js"))

@@ -33,6 +33,9 @@ import unicodedata
 from collections.abc import Iterable
 from typing import Any, Protocol
 
+from events.i18n import PROFILE_LANGUAGES
+from games.i18n import said
+
 NAME_MIN, NAME_MAX = 2, 24
 _NAME = re.compile(r"[\w \-]+")  # \w: letters and digits of any script, and _
 # The anonymous label ("Player 3fa2"), matched loosely on a name's ASCII look-alike: a name
@@ -64,14 +67,22 @@ def clean_name(raw: Any) -> str:
     """The name as stored: Unicode-normalised (NFKC), trimmed, inner spaces collapsed.
     Raises NameRefused with a sentence for the player."""
     if not isinstance(raw, str):
-        raise NameRefused("a name is text")
+        raise NameRefused(said("a name is text"))
     name = " ".join(unicodedata.normalize("NFKC", raw).split())
     if not NAME_MIN <= len(name) <= NAME_MAX:
-        raise NameRefused(f"a name has {NAME_MIN} to {NAME_MAX} characters")
+        raise NameRefused(
+            said(
+                "a name has {NAME_MIN} to {NAME_MAX} characters",
+                NAME_MIN=NAME_MIN,
+                NAME_MAX=NAME_MAX,
+            )
+        )
     if not _NAME.fullmatch(name):
-        raise NameRefused("a name has only letters, digits, spaces, _ and -")
+        raise NameRefused(said("a name has only letters, digits, spaces, _ and -"))
     if _ANONYMOUS.fullmatch(looks_like(name)):
-        raise NameRefused(f'"{name}" looks like the label of a player without a name')
+        raise NameRefused(
+            said('"{name}" looks like the label of a player without a name', name=name)
+        )
     return name
 
 
@@ -116,11 +127,14 @@ def code_hash(raw: Any) -> str:
     """The sha256 of a code as a person may type it: any case, with or without dashes
     and spaces, O for 0 and I or L for 1. Raises MalformedCode when it cannot be one."""
     if not isinstance(raw, str):
-        raise MalformedCode("a recovery code is text")
+        raise MalformedCode(said("a recovery code is text"))
     code = re.sub(r"[\s\-]", "", raw).upper().translate(_CODE_LOOKALIKES)
     if len(code) != CODE_GROUPS * CODE_GROUP or any(c not in CODE_ALPHABET for c in code):
-        raise MalformedCode("a recovery code is 16 letters and digits in four groups, like "
-                            "7K2M-9QXA-B4TR-WZ3H")  # fmt: skip
+        raise MalformedCode(
+            said(
+                "a recovery code is 16 letters and digits in four groups, like 7K2M-9QXA-B4TR-WZ3H"
+            )
+        )
     return hashlib.sha256(code.encode()).hexdigest()
 
 
@@ -174,7 +188,7 @@ class MemoryProfiles:
         with self._lock:
             owner = self._owners.get(key)
             if owner is not None and owner != player:
-                raise NameTaken(f'the name "{name}" is taken; choose another')
+                raise NameTaken(said('the name "{name}" is taken; choose another', name=name))
             old = self._names.get(player)
             if old is not None and folded(old) != key:
                 del self._owners[folded(old)]
@@ -209,7 +223,7 @@ class MemoryProfiles:
         self._languages[player] = code
 
 
-WRONG_CODE = ("that recovery code does not open any identity here; check it against the "
+WRONG_CODE = said("that recovery code does not open any identity here; check it against the "
               "one you saved (making a new code turns the old one off)")  # fmt: skip
 
 _SET_NAME = """
@@ -244,7 +258,7 @@ class RedisProfiles:
                                                  self.TAG + "code")  # fmt: skip
         self._set_name = redis.register_script(_SET_NAME)
         self._new_code = redis.register_script(_NEW_CODE)
-        self.languages = self.TAG + "language"
+        self.languages = PROFILE_LANGUAGES  # the workers read it too (events.i18n)
 
     def name_of(self, player: str) -> str | None:
         raw = self.redis.hget(self.names, player)
@@ -262,7 +276,7 @@ class RedisProfiles:
         name = clean_name(name)
         keys = [self.owners, self.names, self.folded]
         if not self._set_name(keys=keys, args=[player, folded(name), name]):
-            raise NameTaken(f'the name "{name}" is taken; choose another')
+            raise NameTaken(said('the name "{name}" is taken; choose another', name=name))
         return name
 
     def has_recovery(self, player: str) -> bool:

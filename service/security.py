@@ -30,8 +30,9 @@ from limits import RateLimitItem, parse_many
 from limits.storage import storage_from_string
 from limits.strategies import FixedWindowRateLimiter
 
+from games.i18n import said
 from service import access
-from service.problems import problem
+from service.problems import N_, problem
 
 HEADERS = {
     "X-Content-Type-Options": "nosniff",
@@ -147,9 +148,10 @@ def register(app: Flask) -> None:
         host = request.host
         if not host_served(host, origins):
             served = ", ".join(origins) or "localhost, 127.0.0.1 and [::1] only"
-            return problem(400, "unknown-host", "Not a host this server answers for",
-                           f"this server does not answer for {host[:100]!r}: it serves "
-                           f"{served} (an operator sets BINGFA_PUBLIC_ORIGINS)")  # fmt: skip
+            return problem(400, "unknown-host", N_("Not a host this server answers for"),
+                           said("this server does not answer for {host!r}: it serves "
+                                "{served} (an operator sets BINGFA_PUBLIC_ORIGINS)",
+                                host=host[:100], served=served))  # fmt: skip
         if request.method not in WRITES:
             return None
         origin = request.headers.get("Origin")
@@ -159,9 +161,10 @@ def register(app: Flask) -> None:
             # where it comes from in Sec-Fetch-Site, a header no page can set
             return None
         if origin is not None and not served_here(origin, origins):
-            return problem(403, "cross-origin", "Cross-origin write refused",
-                           f"requests from {origin[:100]!r} may not change anything here; "
-                           "write from this site's own pages")  # fmt: skip
+            return problem(403, "cross-origin", N_("Cross-origin write refused"),
+                           said("requests from {origin!r} may not change anything here; "
+                                "write from this site's own pages",
+                                origin=origin[:100]))  # fmt: skip
         return None
 
     @app.after_request
@@ -176,9 +179,10 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(TooManyWrites)
     def too_many(error):
-        response = problem(429, "rate-limited", "Too many requests",
-                           f"slow down: at most {error} for writes; try again in "
-                           f"{error.retry_after} s")  # fmt: skip
+        response = problem(429, "rate-limited", N_("Too many requests"),
+                           said("slow down: at most {limit} for writes; try again in "
+                                "{seconds} s", limit=str(error),
+                                seconds=error.retry_after))  # fmt: skip
         response.headers["Retry-After"] = str(error.retry_after)
         return response
 

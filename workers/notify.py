@@ -30,7 +30,16 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from events.notifications import DIGEST, OUTBOX, NotificationStore, payload
+from events.notifications import (
+    DIGEST,
+    NOTICES,
+    OUTBOX,
+    NotificationStore,
+    message_json,
+    payload,
+)
+from games.i18n import said
+from games.messages import msg, render
 
 TIMEOUT_S = 5.0
 MAX_ATTEMPTS = 8
@@ -59,31 +68,41 @@ def check_url(url: Any, allow_local: bool = False, resolve: bool = False) -> str
     nobody can make the server call its own network. ``resolve`` also looks the name up
     (at delivery: a name may point inside)."""
     if not isinstance(url, str) or not url.strip():
-        raise BadWebhook("the webhook is a URL such as https://example.com/bingfa")
+        raise BadWebhook(said("the webhook is a URL such as https://example.com/bingfa"))
     url = url.strip()
     if len(url) > MAX_URL:
-        raise BadWebhook(f"the webhook URL is longer than {MAX_URL} characters")
+        raise BadWebhook(
+            said("the webhook URL is longer than {MAX_URL} characters", MAX_URL=MAX_URL)
+        )
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https"):
-        raise BadWebhook("the webhook URL must start with http:// or https://")
+        raise BadWebhook(said("the webhook URL must start with http:// or https://"))
     if not parts.hostname:
-        raise BadWebhook("the webhook URL has no host name")
+        raise BadWebhook(said("the webhook URL has no host name"))
     if parts.username or parts.password:
-        raise BadWebhook("the webhook URL may not carry a user name or password")
+        raise BadWebhook(said("the webhook URL may not carry a user name or password"))
     try:
         parts.port  # noqa: B018 - raises on a port that is not a number
     except ValueError:
-        raise BadWebhook("the webhook URL's port is not a number") from None
+        raise BadWebhook(said("the webhook URL's port is not a number")) from None
     if allow_local:
         return url
     host = parts.hostname.lower().rstrip(".")
     if host == LOCAL_NAMES[0] or host.endswith(LOCAL_NAMES[1:]):
-        raise BadWebhook(f"{host} is a local name: webhooks go to public addresses only")
+        raise BadWebhook(
+            said("{host} is a local name: webhooks go to public addresses only", host=host)
+        )
     addresses = [host] if _is_ip(host) else (_resolve(host, parts.port) if resolve else [])
     for address in addresses:
         if not ipaddress.ip_address(address).is_global:
-            raise BadWebhook(f"{host} is a private or local address ({address}): webhooks "
-                             "go to public addresses only")  # fmt: skip
+            raise BadWebhook(
+                said(
+                    "{host} is a private or local address ({address}): "
+                    "webhooks go to public addresses only",
+                    host=host,
+                    address=address,
+                )
+            )
     return url
 
 
@@ -99,7 +118,7 @@ def _resolve(host: str, port: int | None) -> list[str]:
     try:
         found = socket.getaddrinfo(host, port or 443, proto=socket.IPPROTO_TCP)
     except OSError:
-        raise BadWebhook(f"the host {host} cannot be found") from None
+        raise BadWebhook(said("the host {host} cannot be found", host=host)) from None
     return sorted({info[4][0].split("%")[0] for info in found})
 
 
@@ -171,6 +190,9 @@ class Webhooks:
     server_key: str
     allow_local: bool = False
     send: Sender = post
+    # player -> their profile's language (``ProfileStore.language``): each delivery is
+    # said in it (``said``, ``lang``), English without one; ``text`` stays English
+    language: Callable[[str], str | None] | None = None
 
     def deliver(self, player: str, hook: Mapping[str, str], record: Mapping[str, Any],
                 now_ms: int) -> Sent:  # fmt: skip
@@ -179,6 +201,9 @@ class Webhooks:
             url = check_url(hook["url"], self.allow_local, resolve=True)
         except BadWebhook as error:
             return Sent(False, None, str(error))
+        from events.notices import language_of, told_in
+
+        record = told_in(record, language_of(player, self.language))
         body = json.dumps(payload(record, hook.get("base", "")), separators=(",", ":")).encode()
         secret = secret_for(self.server_key, player, hook["nonce"])
         headers = {SIGNATURE: signature(secret, body, now_ms // 1000), DELIVERY: record["id"]}
@@ -237,10 +262,11 @@ class Webhooks:
             if not items:
                 continue
             day = time.strftime("%Y-%m-%d", time.gmtime(now_ms // 1000))
-            count = f"{len(items)} notification{'s' if len(items) != 1 else ''}"
+            message = (msg("table.notice.digest.one") if len(items) == 1
+                       else msg("table.notice.digest", count=len(items)))  # fmt: skip
             record = {"id": f"digest:{day}", "kind": DIGEST, "game": None, "seat": None,
-                      "text": f"Your Bingfa day: {count}.", "url": "/",
-                      "at": _iso(now_ms), "items": items}  # fmt: skip
+                      "text": render(NOTICES, message), "url": "/", "at": _iso(now_ms),
+                      "items": items, "message": message_json(message)}  # fmt: skip
             if self.store.enqueue(player, record["id"], record, now_ms):
                 queued.append(player)
             self.store.digested(player, upto)
@@ -251,9 +277,10 @@ class Webhooks:
         hook = self.store.webhook(player)
         if hook is None:
             return Sent(False, None, "no webhook is registered")
+        message = msg("table.notice.test")
         record = {"id": f"test:{now_ms}", "kind": "test", "game": None, "seat": None,
-                  "text": "A test from WritePath: your webhook works.", "url": "/",
-                  "at": _iso(now_ms)}  # fmt: skip
+                  "text": render(NOTICES, message), "url": "/", "at": _iso(now_ms),
+                  "message": message_json(message)}  # fmt: skip
         sent = self.deliver(player, hook, record, now_ms)
         self.store.log(player, {"id": record["id"], "attempts": 1, "status": sent.status,
                                 "detail": sent.detail, "at_ms": now_ms,
@@ -268,7 +295,8 @@ def _iso(now_ms: int) -> str:
 
 
 def sweep(store: NotificationStore, environ: Mapping[str, str], now_ms: int,
-          send: Sender = post) -> dict[str, int]:  # fmt: skip
+          send: Sender = post,
+          language: Callable[[str], str | None] | None = None) -> dict[str, int]:  # fmt: skip
     """Beat's sweep: queue the digests now due, then send what the outbox holds. The
     signing key is ``SECRET_KEY`` (the web's): without it nothing is sent (a delivery
     signed with another key would fail every check), and it all waits in the outbox."""
@@ -277,6 +305,6 @@ def sweep(store: NotificationStore, environ: Mapping[str, str], now_ms: int,
         raise RuntimeError("SECRET_KEY is not set: webhooks are signed with the web's key")
     allow_local = environ.get("BINGFA_WEBHOOK_ALLOW_LOCAL", "").lower() in ("1", "true", "yes",
                                                                              "on")  # fmt: skip
-    hooks = Webhooks(store, key, allow_local=allow_local, send=send)
+    hooks = Webhooks(store, key, allow_local=allow_local, send=send, language=language)
     digests = hooks.sweep_digests(now_ms)
     return {**hooks.sweep_outbox(now_ms), "digests": len(digests)}

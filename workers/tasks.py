@@ -181,10 +181,13 @@ def sweep_unarchived_games(self) -> int:
 @shared_task(name=SWEEP_WEBHOOKS, bind=True, ignore_result=True)
 def sweep_webhooks(self) -> dict:
     """Beat's sweep: the daily digests now due, then the webhook deliveries (workers.notify)."""
+    from events.i18n import profile_language
     from workers.notify import sweep
 
-    store = bootstrap.parts(self.app).notifications
-    return sweep(store, os.environ, int(time.time() * 1000))
+    parts = bootstrap.parts(self.app)
+    language = profile_language(parts.redis)  # each delivery said in its player's language
+    return sweep(parts.notifications, os.environ, int(time.time() * 1000),
+                 language=language)  # fmt: skip
 
 
 @shared_task(name=ANALYSE_REPLAY, bind=True, acks_late=True, ignore_result=True)

@@ -14,6 +14,7 @@ from events.envelope import Envelope
 from events.schemas import SYSTEM_FIELDS
 from events.writepath import Forbidden, WritePath
 from games.base import match_of
+from games.i18n import said
 from service import access, hints, kinds, live, narration, schemas, sse
 from service.bodies import COMMAND_BODY_BYTES, Blueprint, body_limit
 from service.problems import Unauthorized, problem_abort
@@ -39,7 +40,7 @@ def caller_seat(game_id: str) -> str | None:
         return player_seat(game_id)
     seat = access.seat_of(token, bingfa().access(game_id))
     if seat is None:
-        raise Unauthorized("this token is not a seat of this game")
+        raise Unauthorized(said("this token is not a seat of this game"))
     return seat
 
 
@@ -59,8 +60,13 @@ def acting_seat(game_id: str, refusal: str) -> str:
     seat = caller_seat(game_id)
     wanted = request.headers.get(SEAT_HEADER)
     if seat is None and wanted and session.get("player"):
-        raise Forbidden(f"this browser did not take the {wanted} seat: open the invite link "
-                        "for it, or carry your identity here with a recovery code")  # fmt: skip
+        raise Forbidden(
+            said(
+                "this browser did not take the {wanted} seat: open the invite "
+                "link for it, or carry your identity here with a recovery code",
+                wanted=wanted,
+            )
+        )
     if seat is None:
         raise Unauthorized(refusal)
     return seat
@@ -131,7 +137,9 @@ def create_game(body):
 @blp.response(200, schemas.Version)
 def join(body, game_id):
     """Take your seat (the token of the invite link in ``Authorization: Bearer``)."""
-    seat = acting_seat(game_id, "taking a seat needs its token: Authorization: Bearer <token>")
+    seat = acting_seat(
+        game_id, said("taking a seat needs its token: Authorization: Bearer <token>")
+    )
     version = bingfa().join(game_id, seat, player=player_id(), nonce=body["nonce"])
     return {"version": version}
 
@@ -195,7 +203,9 @@ def clock_of(game) -> dict | None:
 def submit(body, game_id):
     """Send a command for your seat. ``Idempotency-Key`` makes retries safe; the version
     you saw (``expected_version`` or ``If-Match``) refuses a stale move with 409."""
-    seat = acting_seat(game_id, "a command needs your seat's token: Authorization: Bearer <token>")
+    seat = acting_seat(
+        game_id, said("a command needs your seat's token: Authorization: Bearer <token>")
+    )
     expected = body["expected_version"]
     if expected is None and request.headers.get("If-Match"):
         expected = _version_of(request.headers["If-Match"])
@@ -227,7 +237,9 @@ def submit(body, game_id):
 def hand_to_ai(body, game_id):
     """Let the AI play your seat for the rest of the game, or until you take it back
     (not in rated games)."""
-    seat = acting_seat(game_id, "handing a seat to the AI needs its token: Authorization: Bearer")
+    seat = acting_seat(
+        game_id, said("handing a seat to the AI needs its token: Authorization: Bearer")
+    )
     return {"version": bingfa().hand_to_ai(game_id, seat, body["level"])}
 
 
@@ -237,7 +249,7 @@ def hand_to_ai(body, game_id):
 def take_back(game_id):
     """Take back the seat you handed to the AI: you play it again from now (your clock,
     if the game has one, runs for the decision it owes from now)."""
-    seat = acting_seat(game_id, "taking a seat back needs its token: Authorization: Bearer")
+    seat = acting_seat(game_id, said("taking a seat back needs its token: Authorization: Bearer"))
     return {"version": bingfa().take_back(game_id, seat)}
 
 
@@ -248,7 +260,7 @@ def take_back(game_id):
 def draw(body, game_id):
     """Offer a draw, or accept or decline the one your opponent offered. An offer stands
     until it is answered or the next command is given."""
-    seat = acting_seat(game_id, "a draw is offered by a seat: Authorization: Bearer <token>")
+    seat = acting_seat(game_id, said("a draw is offered by a seat: Authorization: Bearer <token>"))
     return {"version": bingfa().draw(game_id, seat, body["action"])}
 
 
@@ -258,7 +270,7 @@ def draw(body, game_id):
 @blp.response(200, schemas.Version)
 def vacation(body, game_id):
     """Stop your clock in this game for some of the vacation days it was created with."""
-    seat = acting_seat(game_id, "vacation is taken by a seat: Authorization: Bearer <token>")
+    seat = acting_seat(game_id, said("vacation is taken by a seat: Authorization: Bearer <token>"))
     return {"version": bingfa().take_vacation(game_id, seat, body["days"])}
 
 
@@ -270,7 +282,7 @@ def hint(game_id):
     """The AI's suggestion for your decision, from what your seat knows (unrated games).
     An AI worker works it out once per position; the answer waits for it a few seconds,
     else says 202 (``Retry-After``): ask again."""
-    seat = acting_seat(game_id, "a hint is for a seat: Authorization: Bearer <token>")
+    seat = acting_seat(game_id, said("a hint is for a seat: Authorization: Bearer <token>"))
     version = bingfa().hint_position(game_id, seat)
     found = hints.ask(current_app, game_id, version, seat)
     if found is None:
@@ -285,7 +297,7 @@ def _version_of(etag: str) -> int:
     try:
         return int(etag.strip().strip('W/"'))
     except ValueError:
-        problem_abort(400, "If-Match is the version you saw, as the ETag gave it")
+        problem_abort(400, said("If-Match is the version you saw, as the ETag gave it"))
         raise
 
 

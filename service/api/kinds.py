@@ -11,6 +11,7 @@ from marshmallow import Schema, fields
 
 import games
 from events.writepath import NotFound
+from games.i18n import said
 from service import kinds, narration
 from service.bodies import Blueprint
 
@@ -62,8 +63,13 @@ class KindText(Schema):
 
 def _known(key: str) -> None:
     if key not in games.REGISTRY:
-        raise NotFound(f"there is no game called {key!r}; the games are "
-                       + ", ".join(sorted(games.REGISTRY)))  # fmt: skip
+        raise NotFound(
+            said(
+                "there is no game called {key!r}; the games are {games}",
+                key=key,
+                games=", ".join(sorted(games.REGISTRY)),
+            )
+        )
 
 
 @blp.route("")

@@ -17,9 +17,12 @@ from typing import Any
 from flask import Flask, current_app, request
 from marshmallow import Schema, fields, validate
 
+from events.errors import told
+from events.notices import told_in
 from events.notifications import DIGEST_DAILY, DIGEST_OFF, Notifications, NotificationStore
 from events.schemas import JSON_INT_MAX
-from service import live, sse
+from games.i18n import said
+from service import i18n, live, sse
 from service.api.games import player_id
 from service.bodies import Blueprint
 from service.problems import problem_abort
@@ -60,8 +63,10 @@ def store() -> NotificationStore:
 
 
 def webhooks() -> Webhooks:
+    profiles = current_app.extensions.get("profiles")
     return Webhooks(store(), current_app.config["SECRET_KEY"],
-                    allow_local=bool(current_app.config[ALLOW_LOCAL]))  # fmt: skip
+                    allow_local=bool(current_app.config[ALLOW_LOCAL]),
+                    language=profiles.language if profiles is not None else None)  # fmt: skip
 
 
 def now_ms() -> int:
@@ -113,6 +118,8 @@ def notifications(query):
         items = found.since(player, query["after"], query["limit"])[::-1]
     else:
         items = found.newest(player, query["before"], query["limit"])
+    # each said in the reader's language too (``said``); ``text`` stays English
+    items = [told_in(item, i18n.locale()) for item in items]
     return {"notifications": items, "unread": found.unread(player),
             "last_seq": found.last_seq(player)}  # fmt: skip
 
@@ -137,8 +144,10 @@ def notification_stream():
     raw = request.headers.get("Last-Event-ID") or request.args.get("after")
     after = sse.last_event_id(raw, default=found.last_seq(player))
 
+    locale = i18n.locale()  # the stream's request: the page's language
+
     def since(after: int):
-        items = found.since(player, after)
+        items = [told_in(item, locale) for item in found.since(player, after)]
         unread = found.unread(player) if items else 0
         return [(item["seq"], json.dumps({**item, "unread": unread}, separators=(",", ":")))
                 for item in items]  # fmt: skip
@@ -195,7 +204,7 @@ def put_webhook(body):
     try:
         url = check_url(body["url"], allow_local=bool(current_app.config[ALLOW_LOCAL]))
     except BadWebhook as error:
-        problem_abort(422, str(error))
+        problem_abort(422, told(error))
     player, nonce = player_id(), secrets.token_hex(16)
     hook = {"url": url, "base": request.host_url.rstrip("/"), "digest": body["digest"],
             "digest_hour": body["digest_hour"], "nonce": nonce}  # fmt: skip
@@ -211,7 +220,7 @@ def get_webhook():
     player = player_id()
     hook = store().webhook(player)
     if hook is None:
-        problem_abort(404, "you have no webhook; register one with PUT /api/me/webhook")
+        problem_abort(404, said("you have no webhook; register one with PUT /api/me/webhook"))
     deliveries = [{k: d[k] for k in SHOWN_DELIVERY if k in d} for d in store().deliveries(player)]
     return {**_shown(hook), "deliveries": deliveries}
 
@@ -222,7 +231,7 @@ def get_webhook():
 def delete_webhook():
     """Stop sending to your webhook (what waited to be sent is dropped)."""
     if not store().delete_webhook(player_id()):
-        problem_abort(404, "you have no webhook to remove")
+        problem_abort(404, said("you have no webhook to remove"))
 
 
 @blp.route("/webhook/test", methods=["POST"])
@@ -233,11 +242,12 @@ def test_webhook():
     (a 2xx answer), nothing more."""
     player = player_id()
     if store().webhook(player) is None:
-        problem_abort(404, "you have no webhook; register one with PUT /api/me/webhook")
+        problem_abort(404, said("you have no webhook; register one with PUT /api/me/webhook"))
     sent = webhooks().ping(player, now_ms())
     if not sent.ok:  # for the operator's eyes only
         current_app.logger.info("webhook test for %s not delivered: %s %s", player,
                                 sent.status, sent.detail)  # fmt: skip
-    sentence = ("The test was delivered." if sent.ok else "The test was not delivered: "
-                "check the address, and that it answers a POST with a 2xx status.")  # fmt: skip
-    return {"delivered": sent.ok, "sentence": sentence}
+    sentence = (said("The test was delivered.") if sent.ok else
+                said("The test was not delivered: check the address, and that it answers a "
+                     "POST with a 2xx status."))  # fmt: skip
+    return {"delivered": sent.ok, "sentence": i18n.say(sentence)}

@@ -15,13 +15,15 @@ from limits.strategies import FixedWindowRateLimiter
 from marshmallow import Schema, fields, validate
 
 import games
+from events.errors import told
 from events.ratings import leaderboard, timeout_record
 from events.schemas import JSON_INT_MAX
 from events.writepath import NotFound
+from games.i18n import said
 from service.api.games import player_id
 from service.bodies import Blueprint
 from service.kinds import default_key
-from service.problems import problem
+from service.problems import N_, problem
 from service.profiles import (
     MalformedCode,
     NameRefused,
@@ -135,17 +137,17 @@ class Leaderboard(Schema):
 @blp.errorhandler(NameRefused)
 @blp.errorhandler(MalformedCode)
 def refused(error):
-    return problem(422, "invalid-request", "The request is not valid", str(error))
+    return problem(422, "invalid-request", N_("The request is not valid"), told(error))
 
 
 @blp.errorhandler(NameTaken)
 def taken(error):
-    return problem(409, "name-taken", "Name taken", str(error))
+    return problem(409, "name-taken", N_("Name taken"), told(error))
 
 
 @blp.errorhandler(WrongCode)
 def wrong_code(error):
-    return problem(403, "wrong-recovery-code", "Wrong recovery code", str(error))
+    return problem(403, "wrong-recovery-code", N_("Wrong recovery code"), told(error))
 
 
 # -- your profile -------------------------------------------------------------------------
@@ -235,9 +237,10 @@ class TooManyGuesses(Exception):
 @blp.errorhandler(TooManyGuesses)
 def too_many_guesses(error):
     amount, _, per = str(error).partition(" per ")
-    response = problem(429, "rate-limited", "Too many wrong recovery codes",
-                       f"at most {amount} wrong codes per {per} may be tried from one "
-                       f"address; try again in {error.retry_after} s")  # fmt: skip
+    response = problem(429, "rate-limited", N_("Too many wrong recovery codes"),
+                       said("at most {amount} wrong codes per {per} may be tried from one "
+                            "address; try again in {seconds} s", amount=amount, per=per,
+                            seconds=error.retry_after))  # fmt: skip
     response.headers["Retry-After"] = str(error.retry_after)
     return response
 
@@ -257,8 +260,13 @@ def queries():
 
 def _check_game(key: str) -> None:
     if key not in games.REGISTRY:
-        raise NotFound(f"there is no game called {key!r}; there is " +
-                       ", ".join(sorted(games.REGISTRY)))  # fmt: skip
+        raise NotFound(
+            said(
+                "there is no game called {key!r}; there is {games}",
+                key=key,
+                games=", ".join(sorted(games.REGISTRY)),
+            )
+        )
 
 
 def _person(player: str, names: dict[str, str | None]) -> dict[str, Any]:
@@ -281,7 +289,7 @@ def player_page(player: str, key: str, offset: int, limit: int,
               "playing": sum(1 for g in mine if g.get("status") != "finished")}  # fmt: skip
     names = profiles().names_of([player, *{e["opponent"] for e in entries}])
     if not (yours or names[player] or rows or mine or timeouts["times"]):
-        raise NotFound("there is no player with that id here (ids are in the game links)")
+        raise NotFound(said("there is no player with that id here (ids are in the game links)"))
     return {
         **_person(player, names),
         "ratings": rows,

@@ -14,9 +14,11 @@ from flask import Response, abort, current_app, request
 from marshmallow import Schema, fields, validate
 
 import games
+from events.errors import told
 from events.projector import Lru
 from events.store import UnknownGame
 from events.writepath import NotFound
+from games.i18n import said
 from replays.archive import archive
 from replays.continuation import continue_from
 from replays.importer import ImportRefused, import_record
@@ -24,9 +26,9 @@ from replays.record import NotFinished, Record, RecordError
 from replays.replay import BadStep, replay_of
 from replays.store import BadCursor, ReplayStore, UnknownReplay
 from replays.verify import verify
-from service import access, narration, schemas
+from service import access, i18n, narration, schemas
 from service.bodies import IMPORT_BODY_BYTES, Blueprint, body_limit
-from service.problems import problem, problem_abort
+from service.problems import N_, problem, problem_abort
 from service.profiles import anonymous_label
 from service.security import limit_writes
 
@@ -133,9 +135,9 @@ def record(replay_id: str) -> Record:
         try:
             archive(current_app.extensions["bingfa"].store, store, replay_id)
         except UnknownGame:
-            raise NotFound(f"there is no replay {replay_id!r}") from None
+            raise NotFound(said("there is no replay {replay_id!r}", replay_id=replay_id)) from None
         except NotFinished as error:
-            raise NotFound(str(error)) from None
+            raise NotFound(told(error)) from None
         found = store.get(replay_id)
     cache.put(replay_id, found)
     return found
@@ -151,7 +153,7 @@ def list_replays(query):
     try:
         page = replay_store().list(**query)
     except BadCursor as error:
-        problem_abort(400, str(error))
+        problem_abort(400, told(error))
     return {"replays": [_told_header(h) for h in page.items], "total": page.total,
             "next": page.next}  # fmt: skip
 
@@ -213,11 +215,18 @@ def state(query, replay_id, n):
     replay = replay_of(found)
     perspective = query["perspective"]
     if perspective not in replay.perspectives:
-        problem_abort(400, f"as= is one of {', '.join(replay.perspectives)}, not {perspective!r}")
+        problem_abort(
+            400,
+            said(
+                "as= is one of {perspectives}, not {perspective!r}",
+                perspectives=", ".join(replay.perspectives),
+                perspective=perspective,
+            ),
+        )
     try:
         view = replay.view_at(n, perspective)
     except BadStep as error:
-        raise NotFound(str(error)) from None
+        raise NotFound(told(error)) from None
     rules = replay.rules
     event = narration.with_text(rules, found.events[n - 1].to_dict(), None) if n else None
     at = replay.state_at(n)
@@ -233,7 +242,7 @@ def state(query, replay_id, n):
 def verify_replay(replay_id):
     """Audit the record: hash chain, seed and nonce commitments, a re-run of the rules."""
     report = verify(record(replay_id))
-    return {"id": replay_id, **report.to_dict()}
+    return {"id": replay_id, **_said_report(report.to_dict())}
 
 
 @blp.route("", methods=["POST"])
@@ -258,15 +267,16 @@ def import_replay():
         done = import_record(text, replay_store(), archive=_archive_if_ended,
                              taken=lambda i: bingfa.store.game_of(i) is not None)  # fmt: skip
     except RecordError as error:
-        problem_abort(400, f"this is not a replay record: {error}")
+        problem_abort(400, said("this is not a replay record: {error}", error=told(error)))
     except ImportRefused as refused:
         report = refused.report
-        divergence = None if report.divergence is None else _jsonable(report.divergence)
-        abort(problem(422, "replay-does-not-verify", "The record does not verify",
-                      report.sentence, divergence=divergence,
-                      report=_jsonable(report)))  # fmt: skip
+        said_ = _said_report(_jsonable(report))
+        abort(problem(422, "replay-does-not-verify", N_("The record does not verify"),
+                      report.sentence, divergence=said_["divergence"],
+                      report=said_))  # fmt: skip
     body = {"id": done.id, "renamed": done.renamed, "duplicate": done.duplicate,
-            "sentence": done.sentence, "report": done.report.to_dict()}  # fmt: skip
+            "sentence": i18n.say(done.sentence),
+            "report": _said_report(done.report.to_dict())}  # fmt: skip
     return body, 200 if done.duplicate else 201
 
 
@@ -302,18 +312,29 @@ def _jsonable(value: Any) -> Any:
     return value.to_dict()
 
 
+def _said_report(report: dict[str, Any]) -> dict[str, Any]:
+    """A verification report's sentences (its own, its notes, its divergence's) in the
+    request's language; its fields and values as they are."""
+    out = {**report, "sentence": i18n.say(report["sentence"]),
+           "notes": [i18n.say(note) for note in report.get("notes") or []]}  # fmt: skip
+    if isinstance(report.get("divergence"), dict):
+        divergence = report["divergence"]
+        out["divergence"] = {**divergence, "sentence": i18n.say(divergence["sentence"])}
+    return out
+
+
 def _upload() -> bytes:
     """The record sent (a body larger than the endpoint's limit is refused with 413 as
     it is read)."""
     if request.mimetype == "multipart/form-data":
         files = list(request.files.values())
         if len(files) != 1:
-            problem_abort(400, "send one file: the record as JSON Lines")
+            problem_abort(400, said("send one file: the record as JSON Lines"))
         data = files[0].read()
     else:
         data = request.get_data(cache=False)
     if not data.strip():
-        problem_abort(400, "the body is empty: send the record as JSON Lines")
+        problem_abort(400, said("the body is empty: send the record as JSON Lines"))
     return data
 
 
@@ -378,14 +399,14 @@ def request_analysis(replay_id):
         return {"id": replay_id, **status.to_dict()}, 200
     queue = _analyse_queue()
     if queue is None:
-        abort(problem(503, "no-analysis", "Analysis is not available",
-                      "this server has no workers to analyse games"))  # fmt: skip
+        abort(problem(503, "no-analysis", N_("Analysis is not available"),
+                      said("this server has no workers to analyse games")))  # fmt: skip
     if store.request(replay_id):
         try:
             queue(replay_id)
         except Exception as error:  # the broker is down: say so, and let a new request retry
             current_app.logger.exception("could not queue the analysis of %s", replay_id)
             store.fail(replay_id, "the analysis could not be queued; try again later")
-            why = f"the analysis could not be queued ({type(error).__name__})"
-            abort(problem(503, "no-analysis", "Analysis is not available", why))
+            why = said("the analysis could not be queued ({error})", error=type(error).__name__)
+            abort(problem(503, "no-analysis", N_("Analysis is not available"), why))
     return {"id": replay_id, **store.get(replay_id).to_dict()}, 202

@@ -9,8 +9,10 @@ from flask import current_app
 from marshmallow import Schema, fields, validate
 
 import games
+from events.errors import told
 from events.schemas import StrictBoolean
 from events.writepath import MAX_NONCE_LENGTH
+from games.i18n import said
 from service import kinds, schemas
 from service.api.games import caller_seat, player_id
 from service.bodies import Blueprint
@@ -21,7 +23,7 @@ from service.matchmaking import (
     RedisSeekStore,
     describe,
 )
-from service.problems import Unauthorized, problem
+from service.problems import N_, Unauthorized, problem
 from service.profiles import anonymous_label
 from service.security import limit_writes
 
@@ -42,7 +44,7 @@ def wire(state) -> None:
 
 @blp.app_errorhandler(Conflict)
 def conflict(error):
-    return problem(409, "conflict", "Someone got there first", str(error))
+    return problem(409, "conflict", N_("Someone got there first"), told(error))
 
 
 # -- shapes --------------------------------------------------------------------------------
@@ -231,8 +233,10 @@ def ask_rematch(body, game_id):
     seat = caller_seat(game_id)
     if seat is None:
         raise Unauthorized(
-            "only the players of this game can ask for a rematch: "
-            "Authorization: Bearer <your seat's token>"
+            said(
+                "only the players of this game can ask for a rematch: Authorization: Bearer "
+                "<your seat's token>"
+            )
         )
     return _answer(matchmaking().rematch(game_id, seat, nonce=body["nonce"]))
 

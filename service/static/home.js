@@ -167,7 +167,7 @@ function showNotes() {
   if (!notes.items.length) return;
   clear(list, notes.items.map((n) =>
     el("li", { class: n.read ? "read" : "unread", "data-id": n.id, "data-kind": n.kind },
-      el("a", { href: n.url }, n.text), " ", el("time", { datetime: n.at }, when(n.at)))));
+      el("a", { href: n.url }, n.said || n.text), " ", el("time", { datetime: n.at }, when(n.at)))));
 }
 
 function when(at) {

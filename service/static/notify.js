@@ -32,14 +32,14 @@ function toasts() {
 function toast(note) {
   const close = el("button", { type: "button", class: "toast-close", "aria-label": _("Dismiss") }, "×");
   const item = el("div", { class: `toast toast-${note.kind}`, "data-id": note.id },
-    el("a", { href: note.url }, note.text), close);
+    el("a", { href: note.url }, note.said || note.text), close);
   close.addEventListener("click", () => item.remove());
   toasts().append(item);
   setTimeout(() => item.remove(), TOAST_MS);
 }
 
 function system(note) {
-  const shown = new Notification("Bingfa", { body: note.text, tag: note.id });
+  const shown = new Notification("Bingfa", { body: note.said || note.text, tag: note.id });
   shown.onclick = () => { window.focus(); location.assign(note.url); };
 }
 

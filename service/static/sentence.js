@@ -13,7 +13,7 @@ export function sentence(template, nodes = {}) {
   });
 }
 
-// Items said one after another, CLDR's way for the page's language ("Red and Blue",
-// "Red, Blue, and Green", "赤と青"...).
+// Items said one after another, CLDR's way for the page's language ("Ann and Bo",
+// "Ann, Bo, and Cy", "A と B"...).
 const INTL = { en: "en", ko: "ko", ja: "ja", zh: "zh-Hans" }[LANG] || "en";
 export const list = (items) => new Intl.ListFormat(INTL, { style: "long", type: "conjunction" }).format(items.map(String));

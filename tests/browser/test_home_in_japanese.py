@@ -15,7 +15,7 @@ from babel.messages.pofile import write_po
 from playwright.sync_api import expect
 
 import service.i18n
-from games.i18n import po_path
+from events.i18n import po_path
 
 JAPANESE = {
     "Game {id}": "対局 {id}",

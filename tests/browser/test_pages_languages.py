@@ -2,7 +2,7 @@
 language chooses the page's, the picker changes it (and the next pages keep it), and the
 rules page in every language, with a screenshot of each.
 
-The catalogs are small fakes (``games.i18n.translations`` replaced while the test runs;
+The catalogs are small fakes (``events.i18n.translations`` replaced while the test runs;
 the server runs in this process), so the test checks the plumbing, not the translators'
 progress."""
 
@@ -16,7 +16,7 @@ from babel.messages.mofile import write_mo
 from babel.support import NullTranslations, Translations
 
 import games
-from games import i18n
+from events import i18n
 from games.base import guide_of
 from service import catalogs, narration
 from service import i18n as web_i18n

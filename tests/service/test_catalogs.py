@@ -12,7 +12,7 @@ from collections import Counter
 
 import pytest
 
-from games.i18n import DEFAULT, LOCALES, po_path
+from events.i18n import DEFAULT, LOCALES, po_path
 from service import catalogs
 
 PACKAGES = catalogs.packages()

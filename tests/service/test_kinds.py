@@ -38,7 +38,8 @@ def test_every_kind_with_its_catalogue_and_its_words(client):
     assert [o["name"] for o in kind["options"]] == [o.name for o in RULES.catalogue.options]
     text = client.get(f"/api/kinds/{KEY}/text").json
     # the game's words and the platform's own (``table.``), by message id
-    assert text == {"key": KEY, "messages": {**RULES.text.messages, **narration.TABLE}}
+    labels = {f"{narration.SEAT_LABEL}{s.id}": s.label for s in RULES.catalogue.seats}
+    assert text == {"key": KEY, "messages": {**RULES.text.messages, **narration.TABLE, **labels}}
     for path in ("/api/kinds/chess", "/api/kinds/chess/text"):
         missing = client.get(path)
         assert missing.status_code == 404 and "no game called 'chess'" in missing.json["detail"]

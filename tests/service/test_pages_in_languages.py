@@ -3,7 +3,7 @@
 the language chosen by the browser, the profile's choice first, the rules page's guide
 block by block, and what ``/api/kinds`` says of a game.
 
-The catalogs here are small fakes (``games.i18n.translations`` replaced), so the tests
+The catalogs here are small fakes (``events.i18n.translations`` replaced), so the tests
 do not wait on the translators: they check the plumbing, whatever the ``.po`` files hold.
 """
 
@@ -20,8 +20,8 @@ from babel.messages.mofile import write_mo
 from babel.support import NullTranslations, Translations
 
 import games
+from events import i18n
 from events.store import InMemoryEventStore
-from games import i18n
 from games.base import guide_of
 from service import catalogs, create_app, narration
 
@@ -204,3 +204,11 @@ def test_the_pickers_form_is_taken_from_this_site_only(client):
     # the same for the API: a write from a null origin of another site is refused
     posted = client.post("/api/games", json={}, headers={"Origin": "null"})
     assert posted.status_code == 403
+
+
+def test_the_narration_says_a_seat_by_its_label_in_the_readers_language(client):
+    seat = CAT.seats[0]
+    said = narration.render(narration.messages(RULES, "ko"), narration.label(RULES, seat.id))
+    assert said == "가짜 좌석"
+    english = narration.render(narration.messages(RULES, "en"), narration.label(RULES, seat.id))
+    assert english == seat.label

@@ -116,6 +116,8 @@ def test_a_delivery_that_fails_twice_arrives_once_after_backoff(redis_client, re
         "id": "turn:g1:blue:9", "kind": "turn", "game": "g1", "seat": "blue",
         "text": "Your turn in game g1 (Blue) against Red.",
         "url": "https://bingfa.example/g/g1/blue", "at": "2025-03-01T09:00:00.000Z",
+        # the text in the player's language too (no profile language here: English)
+        "said": "Your turn in game g1 (Blue) against Red.", "lang": "en",
     }  # fmt: skip
     assert store.outbox_size() == 0
     assert store.deliveries("P1")[0]["result"] == "sent"

@@ -24,6 +24,7 @@ import argparse
 import io
 import re
 from collections.abc import Iterable, Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -81,8 +82,14 @@ def translate_guide(html: str, gettext) -> str:
     return BLOCK.sub(one, html)
 
 
+# a fixed date in the headers: the templates are made from the code, and git dates them
+# (a date of the run would change every file at every update)
+MADE = datetime(2026, 1, 1, tzinfo=UTC)
+
+
 def _catalog(project: str) -> Catalog:
-    return Catalog(project=project, version="1", charset="utf-8", fuzzy=False)
+    return Catalog(project=project, version="1", charset="utf-8", fuzzy=False,
+                   creation_date=MADE, revision_date=MADE)  # fmt: skip
 
 
 def _extracted(catalog: Catalog, root: Path, sources: Iterable[tuple[str, list]]) -> None:

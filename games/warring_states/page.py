@@ -16,6 +16,11 @@ PAGE: dict[str, str] = {
     # the status line
     "page.status.turn": "Turn {turn} of {turns}",
     "page.status.phase": "Phase: {phase}",
+    # the phases a state is in (state.py: new | bid | play | over), as the status says them
+    "page.phase.new": "setting up",
+    "page.phase.bid": "bidding",
+    "page.phase.play": "playing cards",
+    "page.phase.over": "over",
     "page.status.acting": "Acting: {side}",
     "page.status.acting.pass": "Acting: {side} (1 pass)",
     "page.status.acting.passes": "Acting: {side} ({n} passes)",

@@ -62,8 +62,9 @@ def my_turn_or_over(page, seconds: float = 20) -> str:
     return "" if over(page) else kind(page)
 
 
-def place_cards(page, rng, keyboard: bool = False) -> None:
-    """Five cards from the hand onto the five provinces, by clicks (or by keys)."""
+def place_cards(page, rng, keyboard: bool = False, english: bool = True) -> None:
+    """Five cards from the hand onto the five provinces, by clicks (or by keys); on an
+    English page, each province's summary is read back."""
     hand = page.locator("#hand button.card")
     n = hand.count()
     picks = rng.sample(range(n), 5)
@@ -92,22 +93,22 @@ def place_cards(page, rng, keyboard: bool = False) -> None:
         else:
             page.click(f"#hand button[data-index='{i}']")
             page.click(f"[data-slot='{PROVINCES[slot]}']")
-    for slot, i in enumerate(picks):
+    for slot, i in enumerate(picks if english else ()):
         card = hand.nth(i).get_attribute("data-card")
         summary = page.inner_text(f"[data-summary='{PROVINCES[slot]}']")
         assert summary.endswith(card.replace("plague", "Plague")), (summary, card)
 
 
-def answer(page, rng, keyboard: bool = False) -> str:
+def answer(page, rng, keyboard: bool = False, english: bool = True) -> str:
     """Answer the page's current decision through its controls; wait for the page to move
-    on. Returns the kind answered."""
+    on. Returns the kind answered. ``english``: the page is in English (its words checked)."""
     asked = kind(page)
     before = sent(page)
     if asked in ("choose_warlord", "extra_warlord"):
         choices = page.locator("#decision [data-warlord]")
         choices.nth(rng.randrange(choices.count())).click()
     elif asked == "place":
-        place_cards(page, rng, keyboard)
+        place_cards(page, rng, keyboard, english)
         page.click("#submit-place")
         if wait_moved(page, before) == "error":  # e.g. a 6 on its own 6-marker: say so, retry
             assert "6" in error(page), error(page)

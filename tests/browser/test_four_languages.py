@@ -49,14 +49,14 @@ def test_a_few_moves_in_each_language(server, watch, shot, key, locale):
     assert page.get_attribute("html", "lang") == locale
     rng = random.Random(7)
     if key == "warring-states":
-        play_through_page(server, page, game_id, rng, 4)
+        play_through_page(server, page, game_id, rng, 4, english=locale == "en")
     else:
         for _ in range(4):
             if over(page):
                 break
             until(lambda: kind(page) or over(page), 30, "a decision")
             before = version(page)
-            answer(page, rng)
+            answer(page, rng, english=locale == "en")
             until(lambda b=before: version(page) > b or over(page), 30, "the move taken")
     until(lambda: version(page) == server.bingfa.store.version(game_id), 30, "the page caught up")
     text = page.locator("body").inner_text()

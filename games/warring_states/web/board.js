@@ -2,7 +2,7 @@
 // dice of the last fights, and one panel per seat. Text nodes only (el/clear).
 import { clear, el } from "/static/api.js";
 import {
-  areaName, borderList, boxName, cardName, COLUMNS, counters, factionOf, forceName, generalName, iconsOf, label, POS,
+  areaName, borderList, boxName, cardName, COLUMNS, counters, factionOf, forceName, generalName, has, iconsOf, label, POS,
   rpOf, seatIds, sideName, sideTitle, stacksOf, t,
 } from "./names.js";
 import { tip, tipped } from "./tips.js";
@@ -132,7 +132,7 @@ export function renderBoard(node, view, ctx, marks = {}) {
   const status = el("div", { id: "status", class: "ws-status" },
     tipped(el("span", { class: "turn", "data-turn": String(view.turn) }, t("page.status.turn", { turn: view.turn, turns: view.turns })),
       tip(["tip.turn", { turns: view.turns }])),
-    tipped(el("span", { class: "phase" }, t("page.status.phase", { phase: view.phase })), tip(["tip.phase"])),
+    tipped(el("span", { class: "phase" }, t("page.status.phase", { phase: has(`page.phase.${view.phase}`) ? t(`page.phase.${view.phase}`) : view.phase })), tip(["tip.phase"])),
     tipped(el("span", { class: "active" }, t(!view.passes ? "page.status.acting" : view.passes > 1 ? "page.status.acting.passes" : "page.status.acting.pass", { side: active, n: view.passes })),
       tip(["tip.acting"])),
     tipped(el("span", { class: "initiative", "data-side": view.initiative?.side || "" },

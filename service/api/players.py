@@ -19,7 +19,7 @@ from events.errors import told
 from events.ratings import leaderboard, timeout_record
 from events.schemas import JSON_INT_MAX
 from events.writepath import NotFound
-from games.i18n import said
+from games.i18n import LOCALES, said
 from service.api.games import player_id
 from service.bodies import Blueprint
 from service.kinds import default_key
@@ -44,6 +44,14 @@ class Profile(Schema):
     name = fields.String(allow_none=True, metadata={"description": "None: no name chosen"})
     label = fields.String(metadata={"description": "the name, or an anonymous label"})
     recovery = fields.Boolean(metadata={"description": "whether a recovery code exists"})
+    language = fields.String(allow_none=True, metadata={
+        "description": "the language chosen for this identity (en, ko, ja, zh); None: the "
+                       "browser's Accept-Language decides"})  # fmt: skip
+
+
+class LanguageChange(Schema):
+    language = fields.String(required=True, validate=validate.OneOf(LOCALES),
+                             metadata={"description": "en, ko, ja or zh"})  # fmt: skip
 
 
 class NameChange(Schema):
@@ -158,7 +166,8 @@ def profiles() -> ProfileStore:
 def me(player: str) -> dict[str, Any]:
     name = profiles().name_of(player)
     return {"player": player, "name": name, "label": name or anonymous_label(player),
-            "recovery": profiles().has_recovery(player)}  # fmt: skip
+            "recovery": profiles().has_recovery(player),
+            "language": profiles().language(player)}  # fmt: skip
 
 
 @blp.route("/me")
@@ -166,6 +175,19 @@ def me(player: str) -> dict[str, Any]:
 def my_profile():
     """This browser's identity: its player id, its name, whether it has a recovery code."""
     return me(player_id())
+
+
+@blp.route("/me/language", methods=["PUT"])
+@limit_writes
+@blp.arguments(LanguageChange())
+@blp.response(200, Profile)
+def set_language(body):
+    """The language this identity reads the site in, on every browser it uses (the pages'
+    picker sets it too); remembered in this browser's session as well."""
+    player = player_id()
+    profiles().set_language(player, body["language"])
+    session["lang"] = body["language"]
+    return me(player)
 
 
 @blp.route("/me/name", methods=["PUT"])

@@ -212,3 +212,16 @@ def test_the_narration_says_a_seat_by_its_label_in_the_readers_language(client):
     assert said == "가짜 좌석"
     english = narration.render(narration.messages(RULES, "en"), narration.label(RULES, seat.id))
     assert english == seat.label
+
+
+def test_the_profile_keeps_the_language_through_the_api(client):
+    assert client.get("/api/me").json["language"] is None
+    refused = client.put("/api/me/language", json={"language": "xx"})
+    assert refused.status_code == 422 and "language" in refused.json["errors"]
+    extra = client.put("/api/me/language", json={"language": "ko", "also": 1})
+    assert extra.status_code == 422
+    assert client.get("/api/me").json["language"] is None  # nothing changed
+    chosen = client.put("/api/me/language", json={"language": "ko"})
+    assert chosen.status_code == 200 and chosen.json["language"] == "ko"
+    page = client.get("/", headers={"Accept-Language": "ja"}).get_data(as_text=True)
+    assert html_lang(page) == "ko"  # the profile's choice wins over the browser's

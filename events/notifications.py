@@ -64,7 +64,7 @@ NOTICES: dict[str, str] = {
     "table.notice.over": "Game {game} is over: {end}",
     "table.notice.digest": "Your Bingfa day: {count} notifications.",
     "table.notice.digest.one": "Your Bingfa day: 1 notification.",
-    "table.notice.test": "A test from WritePath: your webhook works.",
+    "table.notice.test": "A test from Bingfa: your webhook works.",
     # the seat and the computer, as the narration says them (same ids, same English)
     "table.seat": "{label}",
     "table.computer": "the computer ({level})",

@@ -161,15 +161,15 @@ ENDINGS = [
     # (outcome, first's head and reason, second's, a spectator's)
     (
         {"winner": "second", "side": "alliance", "reason": "rp", "qin_rp": 6, "target": 7},
-        ("You lose", "on resource points: Qin holds 6 RP of the 7 it needed."),
-        ("You win", "on resource points: Qin holds 6 RP of the 7 it needed."),
-        ("The Alliance wins", "on resource points: Qin holds 6 RP of the 7 it needed."),
+        ("You lose", "On resource points: Qin holds 6 RP of the 7 it needed."),
+        ("You win", "On resource points: Qin holds 6 RP of the 7 it needed."),
+        ("The Alliance wins", "On resource points: Qin holds 6 RP of the 7 it needed."),
     ),
     (
         {"winner": "first", "side": "lianheng", "reason": "rp", "qin_rp": 7, "target": 7},
-        ("You win", "on resource points: Qin holds 7 RP, its target was 7."),
-        ("You lose", "on resource points: Qin holds 7 RP, its target was 7."),
-        ("Lianheng wins", "on resource points: Qin holds 7 RP, its target was 7."),
+        ("You win", "On resource points: Qin holds 7 RP, its target was 7."),
+        ("You lose", "On resource points: Qin holds 7 RP, its target was 7."),
+        ("Lianheng wins", "On resource points: Qin holds 7 RP, its target was 7."),
     ),
     (
         {"winner": "second", "reason": "resignation"},
@@ -185,9 +185,9 @@ ENDINGS = [
     ),
     (
         {"winner": None, "reason": "agreement"},
-        ("A draw", "by agreement."),
-        ("A draw", "by agreement."),
-        ("A draw", "by agreement."),
+        ("A draw", "By agreement."),
+        ("A draw", "By agreement."),
+        ("A draw", "By agreement."),
     ),
 ]
 
@@ -207,4 +207,4 @@ def test_before_the_sides_are_known_the_end_names_the_seats():
 
 def test_an_end_without_the_figures_still_says_why():
     said_ = narration.outcome_text(RULES, {"winner": "first", "reason": "rp"}, "second")
-    assert (said_["head"], said_["reason"]) == ("You lose", "on resource points.")
+    assert (said_["head"], said_["reason"]) == ("You lose", "On resource points.")

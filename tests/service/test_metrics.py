@@ -11,15 +11,20 @@ from pathlib import Path
 
 import fakeredis
 import pytest
+from prometheus_client import REGISTRY
 from prometheus_client.parser import text_string_to_metric_families
 
+from events import metrics
 from events.metrics import MULTIPROC_ENV
+from events.notifications import Notification, NotificationStore
 from events.projector_process import entry_age
 from events.store import InMemoryEventStore
 from service import create_app
+from workers.notify import Sent, Webhooks, backoff_ms
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = "sun-tzu"
+NOW = 1_740_819_600_000  # 2025-03-01 09:00 UTC
 
 
 @pytest.fixture
@@ -141,3 +146,38 @@ def test_multiprocess_mode_sums_the_processes(tmp_path):
 def test_projector_lag_is_the_age_of_the_entry():
     assert entry_age(b"1000-0", now=3.5) == 2.5
     assert entry_age("5000-1", now=1.0) == 0.0
+
+
+def test_a_task_body_is_timed_with_its_outcome():
+    before = REGISTRY.get_sample_value("bingfa_task_seconds_count",
+                                       {"task": "analysis", "outcome": "done"}) or 0  # fmt: skip
+    with metrics.timed(metrics.TASK_SECONDS, task="analysis") as out:
+        out["outcome"] = "done"
+    with pytest.raises(RuntimeError), metrics.timed(metrics.TASK_SECONDS, task="analysis"):
+        raise RuntimeError("the task failed")
+    done = REGISTRY.get_sample_value("bingfa_task_seconds_count",
+                                     {"task": "analysis", "outcome": "done"})  # fmt: skip
+    failed = REGISTRY.get_sample_value("bingfa_task_seconds_count",
+                                       {"task": "analysis", "outcome": "error"})  # fmt: skip
+    assert done == before + 1 and failed >= 1
+
+
+def test_webhook_deliveries_are_counted_by_outcome(redis_client):
+    store = NotificationStore(redis_client)
+    store.set_webhook("P1", {"url": "http://127.0.0.1:9/hook", "base": "https://b.example",
+                             "digest": "off", "digest_hour": 0, "nonce": "n"}, NOW)  # fmt: skip
+    note = Notification("turn:g1:blue:9", "turn", "g1", "blue", "P1", "Your turn in game g1.",
+                        "/g/g1/blue", "2025-03-01T09:00:00.000Z")  # fmt: skip
+    store.add(note, NOW)
+    answers = [Sent(False, 500, "HTTP 500"), Sent(True, 204, "HTTP 204")]
+    hooks = Webhooks(store, "server-key", allow_local=True)
+    hooks.send = lambda url, body, headers: answers.pop(0)
+
+    def count(outcome):
+        return REGISTRY.get_sample_value("bingfa_webhook_deliveries_total",
+                                         {"outcome": outcome}) or 0  # fmt: skip
+
+    retry, sent = count("retry"), count("sent")
+    assert hooks.sweep_outbox(NOW)["retry"] == 1
+    assert hooks.sweep_outbox(NOW + backoff_ms(1))["sent"] == 1
+    assert (count("retry"), count("sent")) == (retry + 1, sent + 1)

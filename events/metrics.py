@@ -60,7 +60,7 @@ PROJECTOR_LAG = Gauge(
     "bingfa_projector_lag_seconds",
     "Age of the newest feed entry the projector handled, per partition (0 when idle).",
     ["partition"],
-    multiprocess_mode="max",
+    multiprocess_mode="mostrecent",  # a restarted projector's word wins over its last life
 )
 OPEN_STREAMS = Gauge(
     "bingfa_open_streams",

@@ -37,6 +37,7 @@ from typing import Any
 
 import redis as redis_lib
 
+from events import metrics
 from events.followers import followers_for
 from events.readmodels import ReadModels
 from events.redis_store import DEFAULT_PARTITIONS, RedisEventStore, connect, feed_key
@@ -59,6 +60,12 @@ def ensure_groups(redis: Any, partitions: int, group: str = GROUP) -> None:
         except redis_lib.ResponseError as error:
             if "BUSYGROUP" not in str(error):
                 raise
+
+
+def entry_age(entry_id: bytes | str, now: float | None = None) -> float:
+    """Seconds since a stream entry was added (its id starts with the milliseconds)."""
+    added_ms = int(_text(entry_id).split("-", 1)[0])
+    return max(0.0, (time.time() if now is None else now) - added_ms / 1000)
 
 
 def _text(value: bytes | str) -> str:
@@ -104,10 +111,13 @@ class Projector:
             pipe.xreadgroup(self.group, self.consumer, {feed_key(p): ">"}, count=self.count)
         read = 0
         for p, reply in enumerate(pipe.execute()):
+            lag = 0.0  # nothing new: caught up
             for _, entries in reply or ():
                 for entry_id, fields in entries:
                     read += 1
                     self.handle(p, entry_id, fields)
+                    lag = max(lag, entry_age(entry_id))
+            metrics.PROJECTOR_LAG.labels(str(p)).set(lag)
         return read
 
     def claim(self, min_idle_ms: int | None = None) -> int:

@@ -11,13 +11,15 @@ import copy
 import hashlib
 import json
 import secrets as _secrets
+import time
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
 import games
-from events import clocks, matches, table
+from events import clocks, matches, metrics, table
+from events.commands import CommandRefused
 from events.envelope import canonical
 from events.errors import Forbidden, Invalid, NotFound, told
 from events.fairness import CURRENT, commitment, generator_of, rng_for
@@ -221,15 +223,42 @@ class WritePath(OffBoard):
         fresh = game is None
         if game is None:
             game = self._load(game_id)
-        # Only the shape the game declares goes further (and into the stream): anything
-        # else is refused here, naming what is wrong, before the rules or the store see it.
-        command = self.store.codec.commands.load(game.rules.key, command)
-        fingerprint = store_fingerprint(
-            hashlib.sha256(canonical({"seat": seat, "command": command}))
-        )
-        if self._overdue(game):  # a clock ran out and the sweep has not come by yet
-            self.expire(game_id)
-            game, fresh = self._load(game_id), True
+        key = game.rules.key
+        started = time.perf_counter()
+        result = "error"
+        try:
+            # Only the shape the game declares goes further (and into the stream): anything
+            # else is refused here, naming what is wrong, before the rules or the store see
+            # it.
+            command = self.store.codec.commands.load(game.rules.key, command)
+            fingerprint = store_fingerprint(
+                hashlib.sha256(canonical({"seat": seat, "command": command}))
+            )
+            if self._overdue(game):  # a clock ran out and the sweep has not come by yet
+                self.expire(game_id)
+                game, fresh = self._load(game_id), True
+            done = self._settle(game, fresh, game_id, seat, command, fingerprint,
+                                idempotency_key, expected_version, by)  # fmt: skip
+            result = "accepted"
+            if done.duplicate:
+                metrics.RETRIES.labels(key, "duplicate").inc()
+            return done
+        except ConcurrencyError:
+            result = "conflict"
+            raise
+        except (RulesError, table.Refused, CommandRefused, IdempotencyConflict, Invalid,
+                Forbidden, NotFound):  # fmt: skip
+            result = "refused"
+            raise
+        finally:
+            metrics.COMMANDS.labels(key, result).inc()
+            metrics.COMMAND_SECONDS.labels(key).observe(time.perf_counter() - started)
+
+    def _settle(self, game: LoadedGame, fresh: bool, game_id: str, seat: str,
+                command: Mapping[str, Any], fingerprint: str, idempotency_key: str | None,
+                expected_version: int | None, by: str | None) -> Submitted:  # fmt: skip
+        """``submit``'s decide-and-append, with its one look again on a refusal."""
+        key = game.rules.key
         reloaded = False
         while True:
             try:
@@ -246,9 +275,12 @@ class WritePath(OffBoard):
                     at=self.now(),
                 )
             except (RulesError, table.Refused, ConcurrencyError) as refused:
-                if not fresh:
+                if not fresh:  # a remembered position is not yet a conflict: look again
+                    metrics.RETRIES.labels(key, "reload").inc()
                     game, fresh = self._load(game_id), True
                     continue
+                if isinstance(refused, ConcurrencyError):
+                    metrics.CONFLICTS.labels(key).inc()
                 # A retry of a command that went through is refused by the position it
                 # moved on (or by the version it was sent with): answer it as the retry.
                 retry = self._retry_of(game_id, idempotency_key, fingerprint)
@@ -260,6 +292,7 @@ class WritePath(OffBoard):
                     or (expected_version is not None)
                 ):
                     raise
+                metrics.RETRIES.labels(key, "reload").inc()
                 game, reloaded = self._load(game_id), True  # someone moved first: once more
                 continue
             if appended.duplicate:

@@ -52,6 +52,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     hints.register(app)
     i18n.register(app)
     register_pages(app)
+    from service import metrics_view  # GET /metrics (Prometheus)
+
+    metrics_view.register(app)
     return app
 
 

@@ -20,3 +20,11 @@ keepalive = 60  # seconds an idle keep-alive connection is kept
 graceful_timeout = 3
 timeout = 60  # a worker silent this long is restarted
 wsgi_app = "service:create_app()"
+
+
+def child_exit(_server, worker) -> None:
+    """A web worker ended: in multiprocess mode its live gauges (open streams) stop
+    counting (``events.metrics``; nothing to do without ``PROMETHEUS_MULTIPROC_DIR``)."""
+    from events import metrics
+
+    metrics.process_gone(worker.pid)

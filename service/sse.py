@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 
 from flask import Response, current_app, request, stream_with_context
 
+from events import metrics
 from service import live
 from service.errors import TooManyStreams
 from service.security import client_address
@@ -46,6 +47,7 @@ def stream(after: int, since: Callable[[int], Sequence[tuple[int, str]]], event:
 
     def generate():
         nonlocal after
+        metrics.OPEN_STREAMS.inc()
         try:
             with hub.watch(channel) as watch:
                 gone = live.on_hang_up(environ, watch)
@@ -75,6 +77,7 @@ def stream(after: int, since: Callable[[int], Sequence[tuple[int, str]]], event:
                     if gone is not None:
                         gone.stop()  # type: ignore[attr-defined]
         finally:
+            metrics.OPEN_STREAMS.dec()
             slots.give_back(address, slot)
             if ended is not None:
                 ended()

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+from events import metrics
 from events.notifications import (
     DIGEST,
     NOTICES,
@@ -226,7 +227,9 @@ class Webhooks:
             if not claimed:
                 break
             player, delivery_id = claimed[0]
-            counts[self._one(player, delivery_id, now_ms + spent_ms)] += 1
+            outcome = self._one(player, delivery_id, now_ms + spent_ms)
+            counts[outcome] += 1
+            metrics.WEBHOOKS.labels(outcome).inc()
         return counts
 
     def _one(self, player: str, delivery_id: str, now_ms: int) -> str:

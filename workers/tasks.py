@@ -21,6 +21,7 @@ from celery.exceptions import SoftTimeLimitExceeded
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from events import metrics
 from events.projector import load
 from events.store import ConcurrencyError, UnknownGame
 from events.writepath import WritePath
@@ -67,7 +68,10 @@ def play_ai_move(self, game_id: str, expected_version: int, seat: str) -> str:
     if delay:
         log.warning("%s: waiting %s s before the AI move (tests only)", TEST_DELAY_ENV, delay)
         time.sleep(delay)
-    return take_ai_turn(bootstrap.write_path(self.app), game_id, expected_version, seat)
+    with metrics.timed(metrics.TASK_SECONDS, task="ai_move") as out:
+        status = take_ai_turn(bootstrap.write_path(self.app), game_id, expected_version, seat)
+        out["outcome"] = "moved" if " played " in status else "skipped"
+    return status
 
 
 def take_ai_turn(bingfa: WritePath, game_id: str, expected_version: int, seat: str) -> str:
@@ -203,4 +207,7 @@ def analyse_replay(self, replay_id: str) -> str:
                     replay_id, delay)  # fmt: skip
         time.sleep(delay)
     parts = bootstrap.parts(self.app)
-    return run(parts.replays, parts.analyses, replay_id, event_store=parts.store)
+    with metrics.timed(metrics.TASK_SECONDS, task="analysis") as out:
+        status = run(parts.replays, parts.analyses, replay_id, event_store=parts.store)
+        out["outcome"] = "done"
+    return status

@@ -134,3 +134,35 @@ def test_over_a_real_redis_url(redis_url, redis_client):
     response = client.get("/readyz")
     assert response.status_code == 200, response.get_json()
     assert response.get_json()["checks"]["projector"]["lag"] == 0
+
+
+@pytest.fixture
+def serve():
+    """Serve an app on a free loopback port; yields a function app -> base URL."""
+    import threading
+
+    from werkzeug.serving import make_server
+
+    servers = []
+
+    def start(app):
+        server = make_server("127.0.0.1", 0, app, threaded=True)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        servers.append(server)
+        return f"http://127.0.0.1:{server.port}/"
+
+    yield start
+    for server in servers:
+        server.shutdown()
+
+
+def test_bingfa_up_waits_for_readyz(serve):
+    """`bingfa up` announces the URL only once /readyz says ready, and says why not."""
+    from service.cli import ready_or_why
+
+    assert ready_or_why(serve(make_app()) + "readyz") is None
+    unready = make_app()
+    unready.extensions["health_probes"]["store"] = Down()
+    why = ready_or_why(serve(unready) + "readyz")
+    assert why is not None and "event store's Redis did not answer" in why
+    assert ready_or_why("http://127.0.0.1:9/readyz") == "the web process does not answer"

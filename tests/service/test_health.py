@@ -166,3 +166,11 @@ def test_bingfa_up_waits_for_readyz(serve):
     why = ready_or_why(serve(unready) + "readyz")
     assert why is not None and "event store's Redis did not answer" in why
     assert ready_or_why("http://127.0.0.1:9/readyz") == "the web process does not answer"
+
+
+def test_reasons_are_said_in_the_asked_language():
+    app = make_app()
+    app.extensions["health_probes"]["store"] = Down()
+    response = app.test_client().get("/readyz", headers={"Accept-Language": "ko"})
+    reason = response.get_json()["checks"]["store"]["reason"]
+    assert reason == "이벤트 저장소의 Redis가 응답하지 않았습니다: ConnectionError"

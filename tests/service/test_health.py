@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import fakeredis
 import pytest
 
@@ -174,3 +176,32 @@ def test_reasons_are_said_in_the_asked_language():
     response = app.test_client().get("/readyz", headers={"Accept-Language": "ko"})
     reason = response.get_json()["checks"]["store"]["reason"]
     assert reason == "이벤트 저장소의 Redis가 응답하지 않았습니다: ConnectionError"
+
+
+def test_watch_web_announces_only_once_ready(serve):
+    import threading
+
+    from rich.console import Console
+
+    from service.cli import watch_web
+
+    app = make_app()
+    store = app.extensions["health_probes"]["store"]
+    app.extensions["health_probes"]["store"] = Down()
+    console = Console(record=True, width=300)
+    done = threading.Event()
+    watcher = threading.Thread(target=watch_web, args=(serve(app), done, console, 0.0))
+    watcher.start()
+    try:
+        deadline = time.monotonic() + 10
+        while "not ready" not in console.export_text(clear=False):
+            assert time.monotonic() < deadline, "no word of waiting"
+            done.wait(0.05)
+        assert "Bingfa is running" not in console.export_text(clear=False)
+        app.extensions["health_probes"]["store"] = store  # Redis is back
+        watcher.join(10)
+        assert not watcher.is_alive()
+    finally:
+        done.set()
+    text = console.export_text()
+    assert "event store's Redis did not answer" in text and "Bingfa is running" in text

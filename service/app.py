@@ -15,7 +15,7 @@ from typing import Any
 from flask import Flask
 from flask_smorest import Api
 
-from service import hints, i18n, problems, security
+from service import health, hints, i18n, problems, security
 from service.bodies import DEFAULT_BODY_BYTES
 from service.ids import IdConverter, SeekIdConverter, id_schema
 from service.pages import register_pages
@@ -55,6 +55,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     from service import metrics_view  # GET /metrics (Prometheus)
 
     metrics_view.register(app)
+    health.register(app)  # /healthz, /readyz
     return app
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import os
 import random
 import secrets
@@ -326,32 +327,45 @@ def redis_where(url: str) -> str:
 
 
 def watch_web(url: str, done: threading.Event, console: Console, patience: float = 60) -> None:
-    """Print the URL to open as soon as the web process answers (any HTTP response)."""
-    probe = url + "api/openapi.json"
+    """Print the URL to open as soon as the service is ready (``/readyz`` answers 200: the
+    web process, the event store, the broker and the projector); past ``patience`` seconds,
+    say once what it is still waiting for."""
+    probe = url + "readyz"
     started = time.monotonic()
     warned = False
     while not done.is_set():
-        try:
-            with urllib.request.urlopen(probe, timeout=2):
-                pass
-        except urllib.error.HTTPError:
-            pass  # it answered, even if not with 200
-        except (OSError, ValueError):
-            if not warned and time.monotonic() - started > patience:
-                console.print(
-                    f"[yellow]the web process has not answered at {url} after {patience:.0f} s;"
-                    " see its log above[/yellow]",
-                    soft_wrap=True,
-                )
-                warned = True
-            done.wait(0.25)
-            continue
-        if not done.is_set():
+        waiting = ready_or_why(probe)
+        if waiting is None:
+            break
+        if not warned and time.monotonic() - started > patience:
             console.print(
-                f"[bold green]Bingfa is running: open {url}[/bold green]  (Ctrl-C stops it)",
+                f"[yellow]Bingfa is not ready at {url} after {patience:.0f} s ({escape(waiting)});"
+                " see the logs above[/yellow]",
                 soft_wrap=True,
             )
-        return
+            warned = True
+        done.wait(0.25)
+    if not done.is_set():
+        console.print(
+            f"[bold green]Bingfa is running: open {url}[/bold green]  (Ctrl-C stops it)",
+            soft_wrap=True,
+        )
+
+
+def ready_or_why(probe: str) -> str | None:
+    """None if ``probe`` (a ``/readyz``) answers 200, else why not (the failed checks)."""
+    try:
+        with urllib.request.urlopen(probe, timeout=2):
+            return None
+    except urllib.error.HTTPError as error:
+        try:
+            body = json.loads(error.read())
+            return "; ".join(check["reason"] for check in body["checks"].values()
+                             if not check["ok"]) or f"HTTP {error.code}"  # fmt: skip
+        except (ValueError, KeyError, TypeError):
+            return f"HTTP {error.code}"
+    except (OSError, ValueError):
+        return "the web process does not answer"
 
 
 def make_manager(on_started: Any, stop_asked: list[str]) -> Any:

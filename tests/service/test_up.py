@@ -174,6 +174,8 @@ def test_up_runs_everything_on_the_bundled_redis_and_stops_cleanly_on_ctrl_c(tmp
     try:
         up.wait_for("answer from the API", lambda: answers(f"{up.base}/api/openapi.json"))
         up.wait_for("URL printed", lambda: f"open http://127.0.0.1:{up.port}/" in up.log())
+        status, ready = request("GET", f"{up.base}/readyz")  # printed once ready (service.health)
+        assert status == 200 and ready["status"] == "ready", ready
         found = re.search(r"bundled redis-server at (redis://\S+)", up.log())
         assert found, up.log()
         store_url = found.group(1)

@@ -122,3 +122,16 @@ def test_a_broker_that_cannot_be_reached_answers_503_with_retry_after():
     answer = client.get(f"/api/games/{game_id}/hint", headers=auth(tokens["blue"]))
     assert answer.status_code == 503 and int(answer.headers["Retry-After"]) > 0
     assert answer.json["type"] == "/problems/unavailable"
+
+
+def test_the_openapi_documents_the_503_and_its_retry_after():
+    app = create_app({"STORE": InMemoryEventStore(), "REDIS": fakeredis.FakeRedis(),
+                      "TESTING": True})  # fmt: skip
+    spec = app.test_client().get("/api/openapi.json").json
+    operations = [op for path in spec["paths"].values() for op in path.values()
+                  if isinstance(op, dict) and "responses" in op]  # fmt: skip
+    assert operations
+    for op in operations:
+        documented = op["responses"]["503"]
+        assert "cannot be reached" in documented["description"]
+        assert "Retry-After" in documented["headers"]

@@ -135,3 +135,13 @@ def test_the_openapi_documents_the_503_and_its_retry_after():
         documented = op["responses"]["503"]
         assert "cannot be reached" in documented["description"]
         assert "Retry-After" in documented["headers"]
+
+
+@pytest.mark.parametrize("lang, words", [("ko", "몇 초"), ("ja", "数秒"), ("zh", "几秒")])
+def test_the_503_is_said_in_the_readers_language(lang, words):
+    swapped = Unreachable()
+    app = create_app({"STORE": InMemoryEventStore(), "REDIS": swapped, "TESTING": True})
+    swapped.error = redis.exceptions.ConnectionError("Error 111 connecting")
+    answer = app.test_client().get("/api/replays/nope", headers={"Accept-Language": lang})
+    assert answer.status_code == 503 and answer.json["type"] == "/problems/unavailable"
+    assert words in answer.json["detail"] and "Not available" not in answer.json["title"]

@@ -43,8 +43,34 @@ MAPPING: list[tuple[type[BaseException], int, str, str]] = [
     (Unauthorized, 401, "unauthorized", N_("A seat token is needed")),
     (EventRejected, 422, "rejected", N_("Refused by the event store")),
     (TooManyStreams, 429, "too-many-streams", N_("Too many live streams")),
-    (Unavailable, 503, "unavailable", N_("Not available right now")),
 ]
+
+
+RETRY_AFTER_S = 3  # how long a client waits before asking again when the store is unreachable
+
+
+def unreachable() -> tuple[type[BaseException], ...]:
+    """The errors that mean the event store's Redis (or the broker) cannot be reached now:
+    no answer, or too late. A script either ran whole in Redis or not at all, so the command
+    is appended or not; its ``Idempotency-Key`` makes the retry safe either way."""
+    import redis.exceptions
+
+    found: list[type[BaseException]] = [redis.exceptions.ConnectionError,
+                                        redis.exceptions.TimeoutError]  # fmt: skip
+    try:  # the broker (Celery's kombu), when a task is sent from the request
+        from kombu.exceptions import OperationalError
+    except ImportError:  # pragma: no cover - kombu comes with celery
+        pass
+    else:
+        found.append(OperationalError)
+    return tuple(found)
+
+
+def unavailable(detail: Any):
+    """503 with ``Retry-After``: the request may simply be sent again shortly."""
+    response = problem(503, "unavailable", N_("Not available right now"), detail)
+    response.headers["Retry-After"] = str(RETRY_AFTER_S)
+    return response
 
 
 def _number(value: Any) -> str:
@@ -115,6 +141,17 @@ def register(app: Flask) -> None:
         app.register_error_handler(
             exc, lambda e, s=status, g=slug, t=title: problem(s, g, t, told(e))
         )
+    app.register_error_handler(Unavailable, lambda e: unavailable(told(e)))
+
+    def store_unreachable(error: BaseException):
+        # logged for the operator; the reader gets a sentence, not the client's internals
+        app.logger.warning("the store or broker cannot be reached: %r", error)
+        return unavailable(said("the game store cannot be reached just now; try again in a "
+                                "few seconds (nothing is done twice: a command sent again "
+                                "with the same Idempotency-Key counts once)"))  # fmt: skip
+
+    for exc in unreachable():
+        app.register_error_handler(exc, store_unreachable)
     app.register_error_handler(
         CommandRefused,
         lambda e: problem(

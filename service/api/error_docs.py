@@ -23,6 +23,8 @@ with the ``Problem`` schema and a sentence saying when:
 - 422 an operation with arguments (fields missing or wrong), a seat's endpoints (the
   rules do not allow it);
 - 429 the endpoints ``service.security.limit_writes`` counts (with ``Retry-After``);
+- 503 every operation: the event store or the broker cannot be reached (with
+  ``Retry-After``; ``service.problems.unreachable``);
 - and the few statuses particular to one endpoint, in ``PARTICULAR``.
 
 A seat's endpoints are those on a game that ``limit_writes`` counts (they act for a seat:
@@ -182,6 +184,8 @@ def statuses(op: Facts) -> dict[int, list[str]]:
         found[429].append("past the write limit; Retry-After says when to try again")
     for status, reason in PARTICULAR.get(op.endpoint, {}).items():
         found[status].append(reason)
+    found[503].append("the event store or the broker cannot be reached now; Retry-After says "
+                      "when to try again")  # fmt: skip
     return found
 
 
@@ -202,7 +206,7 @@ def response(status: int, reasons: list[str]) -> dict[str, Any]:
         "description": f"{HTTPStatus(status).phrase}: " + "; ".join(reasons),
         "content": {PROBLEM_TYPE: {"schema": {"$ref": f"#/components/schemas/{PROBLEM}"}}},
     }
-    if status == 429:
+    if status in (429, 503):
         body["headers"] = {"Retry-After": {"description": "seconds to wait",
                                            "schema": {"type": "integer"}}}  # fmt: skip
     return body

@@ -87,9 +87,12 @@ def formatter(env: Mapping[str, str]) -> logging.Formatter:
     return logging.Formatter(READABLE)
 
 
-def configure(process: str, environ: Mapping[str, str] | None = None) -> logging.Handler:
-    """Set up the root logger for ``process`` ("web", "worker", "projector"...). Called
-    again, it replaces its own handler (never stacks a second one)."""
+def configure(
+    process: str, environ: Mapping[str, str] | None = None, level: str | int | None = None
+) -> logging.Handler:
+    """Set up the root logger for ``process`` ("web", "celery", "projector"). Called
+    again, it replaces its own handler (never stacks a second one). The level is
+    ``BINGFA_LOG_LEVEL``, else ``level`` (a Celery worker's ``--loglevel``), else INFO."""
     env = os.environ if environ is None else environ
     root = logging.getLogger()
     for old in _configured:
@@ -99,6 +102,7 @@ def configure(process: str, environ: Mapping[str, str] | None = None) -> logging
     handler.setFormatter(formatter(env))
     handler.addFilter(ContextFilter(process))
     root.addHandler(handler)
-    root.setLevel((env.get("BINGFA_LOG_LEVEL") or "INFO").upper())
+    chosen = env.get("BINGFA_LOG_LEVEL") or level or "INFO"
+    root.setLevel(chosen.upper() if isinstance(chosen, str) else chosen)
     _configured.append(handler)
     return handler

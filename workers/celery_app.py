@@ -166,9 +166,10 @@ def forget_request_id(**_: Any) -> None:
 
 
 @signals.setup_logging.connect
-def setup_logging(**_: Any) -> None:
-    """Workers and beat log like the web (events.logs) instead of Celery's own setup."""
-    configure("celery")
+def setup_logging(loglevel: Any = None, **_: Any) -> None:
+    """Workers and beat log like the web (events.logs) instead of Celery's own setup;
+    ``--loglevel`` counts unless ``BINGFA_LOG_LEVEL`` is set."""
+    configure("celery", level=loglevel)
 
 
 app = make_celery()

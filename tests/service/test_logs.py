@@ -120,7 +120,7 @@ def test_a_task_sent_during_a_request_logs_with_the_request_id(root_kept, captur
         seen.append(logs.request_id.get())
         logging.getLogger("bingfa.t").info("task ran")
 
-    with start_worker(celery, pool="solo", perform_ping_check=False, shutdown_timeout=10):
+    with start_worker(celery, pool="solo", perform_ping_check=False, loglevel="INFO"):
         logs.request_id.set("req-42")
         try:
             job.delay()
@@ -132,8 +132,11 @@ def test_a_task_sent_during_a_request_logs_with_the_request_id(root_kept, captur
                 break
             time.sleep(0.05)
     assert seen == ["req-42", None]
-    ran = [line["request_id"] for line in captured() if line["message"] == "task ran"]
+    lines = captured()
+    ran = [line["request_id"] for line in lines if line["message"] == "task ran"]
     assert ran == ["req-42", "-"]
+    traced = [line for line in lines if line["logger"] == "celery.app.trace"]
+    assert any(line["request_id"] == "req-42" for line in traced), traced  # Celery's own
 
 
 def hidden_texts(app, game_id: str, tokens: dict[str, str]) -> set[str]:

@@ -39,6 +39,7 @@ import redis as redis_lib
 
 from events import metrics
 from events.followers import followers_for
+from events.logs import configure
 from events.readmodels import ReadModels
 from events.redis_store import DEFAULT_PARTITIONS, RedisEventStore, connect, feed_key
 from events.store import EventStore
@@ -192,7 +193,7 @@ def run(
 
 
 def main() -> int:
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s projector %(message)s")
+    configure("projector")
     url = os.environ.get("REDIS_URL")
     if not url:
         print("the projector needs REDIS_URL (the event store's Redis)", file=sys.stderr)

@@ -15,7 +15,7 @@ from typing import Any
 from flask import Flask
 from flask_smorest import Api
 
-from service import health, hints, i18n, problems, security
+from service import health, hints, i18n, problems, request_ids, security
 from service.bodies import DEFAULT_BODY_BYTES
 from service.ids import IdConverter, SeekIdConverter, id_schema
 from service.pages import register_pages
@@ -44,6 +44,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.url_map.converters["id"] = IdConverter  # before any route names it
     app.url_map.converters["seek"] = SeekIdConverter
     register_config(app, config)
+    request_ids.register(app)  # first: every later hook logs with the id
     register_write_path(app)
     register_api(app)
     problems.register(app)

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import os
 
+from events.logs import configure
+
 bind = f"{os.environ.get('BINGFA_HOST') or '127.0.0.1'}:{os.environ.get('PORT') or 8000}"
 workers = int(os.environ.get("WEB_CONCURRENCY") or 2)
 worker_class = "gevent"
@@ -20,6 +22,10 @@ keepalive = 60  # seconds an idle keep-alive connection is kept
 graceful_timeout = 3
 timeout = 60  # a worker silent this long is restarted
 wsgi_app = "service:create_app()"
+
+# The application's log lines (readable, or JSON with BINGFA_LOG_FORMAT=json; see
+# events.logs). Set here, in the master: the workers it forks inherit it.
+configure("web")
 
 
 def child_exit(_server, worker) -> None:

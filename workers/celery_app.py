@@ -21,8 +21,10 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from celery import Celery
+from celery import Celery, signals
 from kombu import Queue
+
+from events.logs import TASK_HEADER, configure, request_id
 
 AI_QUEUE = "ai"
 ANALYSIS_QUEUE = "analysis"
@@ -141,6 +143,33 @@ def make_celery(config: Mapping[str, Any] | None = None) -> Celery:
     if config:
         app.conf.update(dict(config))
     return app
+
+
+# The request id travels in the task's message headers: set when a task is sent (from a
+# web request, or from a task that a request caused), taken back when a worker runs it.
+@signals.before_task_publish.connect
+def carry_request_id(headers: dict[str, Any] | None = None, **_: Any) -> None:
+    rid = request_id.get()
+    if rid and headers is not None:
+        headers.setdefault(TASK_HEADER, rid)
+
+
+@signals.task_prerun.connect
+def take_request_id(task: Any = None, **_: Any) -> None:
+    rid = getattr(getattr(task, "request", None), TASK_HEADER, None)
+    request_id.set(rid if isinstance(rid, str) else None)
+
+
+@signals.task_postrun.connect
+def forget_request_id(**_: Any) -> None:
+    request_id.set(None)
+
+
+@signals.setup_logging.connect
+def setup_logging(loglevel: Any = None, **_: Any) -> None:
+    """Workers and beat log like the web (events.logs) instead of Celery's own setup;
+    ``--loglevel`` counts unless ``BINGFA_LOG_LEVEL`` is set."""
+    configure("celery", level=loglevel)
 
 
 app = make_celery()

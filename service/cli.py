@@ -354,6 +354,32 @@ def watch_web(url: str, done: threading.Event, console: Console, patience: float
         return
 
 
+def supervised_process(supervisor: int) -> Any:
+    """honcho's Process, tied to the life of ``supervisor`` (this ``bingfa up``): honcho runs
+    each Procfile process from a runner it forks, which ignores SIGTERM and outlives us; the
+    runner now gets SIGKILL when we die, and the Procfile process (started in its own
+    session, so a signal to our group misses it) SIGTERM when its runner dies. So a kill -9
+    of ``bingfa up`` stops everything it started and a restart finds the port free."""
+    from honcho.process import Popen, Process
+
+    from service.pdeath import set_parent_death_signal
+
+    class SupervisedProcess(Process):
+        def run(self, events: Any = None, ignore_signals: bool = False) -> None:
+            set_parent_death_signal(signal.SIGKILL, parent=supervisor)
+            runner = os.getpid()
+
+            def child(cmd: str, **options: Any) -> Any:
+                # preexec_fn: in the child, before exec; the request survives the exec
+                return Popen(cmd, preexec_fn=lambda: set_parent_death_signal(
+                    signal.SIGTERM, parent=runner), **options)  # fmt: skip
+
+            self._child_ctor = child
+            super().run(events, ignore_signals)
+
+    return SupervisedProcess
+
+
 def make_manager(on_started: Any, stop_asked: list[str]) -> Any:
     """A honcho Manager that also remembers how the stop came about, calls ``on_started``
     once every process is launched, stops at once if ``stop_asked`` (a signal came before
@@ -364,6 +390,7 @@ def make_manager(on_started: Any, stop_asked: list[str]) -> Any:
     class UpManager(Manager):
         def __init__(self) -> None:
             super().__init__()
+            self._process_ctor = supervised_process(os.getpid())
             self.first_stopped: list[str] | None = None  # stopped before we stopped them
             self.killed = False
             self._deferred = False

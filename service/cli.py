@@ -293,12 +293,17 @@ def start_bundled_redis(folder: Path, started: list[Any]) -> None:
     """Start the bundled redis-server with AOF in ``folder`` on a free port and append it to
     ``started``. SIGINT is blocked meanwhile, and a child keeps its parent's signal mask, so
     the Ctrl-C the terminal sends to the whole foreground group does not reach this Redis:
-    it is stopped last, with SIGTERM, after everything that uses it."""
+    it is stopped last, with SIGTERM, after everything that uses it. If this process dies
+    without stopping it (kill -9), the kernel sends it SIGTERM (``service.pdeath``): an
+    orphan would keep the AOF folder that the next ``bingfa up`` starts a Redis on."""
     from events.embedded import start_redis
+    from service.pdeath import set_parent_death_signal
 
+    supervisor = os.getpid()
     previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
-        started.append(start_redis(folder))
+        started.append(start_redis(folder, preexec_fn=lambda: set_parent_death_signal(
+            signal.SIGTERM, parent=supervisor)))  # fmt: skip
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 

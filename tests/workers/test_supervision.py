@@ -107,6 +107,21 @@ def test_a_procfile_process_dies_with_a_killed_bingfa_up(tmp_path):
     assert kill_parent_and_watch(code)
 
 
+@linux_only
+def test_the_bundled_redis_dies_with_a_killed_bingfa_up(tmp_path):
+    """Else it would keep serving the AOF folder the next `bingfa up` starts a Redis on."""
+    code = f"""
+        import time
+        from pathlib import Path
+        from service.cli import start_bundled_redis
+        started = []
+        start_bundled_redis(Path("{tmp_path}"), started)
+        print(started[0].process.pid, flush=True)
+        time.sleep(300)
+    """
+    assert kill_parent_and_watch(code)
+
+
 class FakeCelery:
     def __init__(self):
         self.sent = []

@@ -20,6 +20,7 @@ checked by the game's rules (``service.tool_args``).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
 import random
@@ -360,18 +361,26 @@ def watch_web(url: str, done: threading.Event, console: Console, patience: float
 
 
 def supervised_process(supervisor: int) -> Any:
-    """honcho's Process, tied to the life of ``supervisor`` (this ``bingfa up``): honcho runs
-    each Procfile process from a runner it forks, which ignores SIGTERM and outlives us; the
-    runner now gets SIGKILL when we die, and the Procfile process (started in its own
-    session, so a signal to our group misses it) SIGTERM when its runner dies. So a kill -9
-    of ``bingfa up`` stops everything it started and a restart finds the port free."""
+    """honcho's Process, tied to the life of ``supervisor`` (this ``bingfa up``). honcho runs
+    each Procfile process from a runner it forks, which ignores SIGTERM and outlives us, in
+    a session of its own (so a signal to our group misses it), behind a shell that need not
+    exec it. The runner now asks for SIGHUP when we die and then sends SIGTERM to the
+    process's whole group, as honcho's own stop does; the shell itself gets SIGTERM if the
+    runner dies. So a kill -9 of ``bingfa up`` stops all it started: the port is freed."""
     from honcho.process import Popen, Process
 
     from service.pdeath import set_parent_death_signal
 
     class SupervisedProcess(Process):
         def run(self, events: Any = None, ignore_signals: bool = False) -> None:
-            set_parent_death_signal(signal.SIGKILL, parent=supervisor)
+            def orphaned(_signum: int, _frame: Any) -> None:
+                if self._child is not None:
+                    with contextlib.suppress(ProcessLookupError):  # its group: its session
+                        os.killpg(self._child.pid, signal.SIGTERM)
+                os._exit(1)
+
+            signal.signal(signal.SIGHUP, orphaned)
+            set_parent_death_signal(signal.SIGHUP, parent=supervisor)
             runner = os.getpid()
 
             def child(cmd: str, **options: Any) -> Any:

@@ -92,11 +92,13 @@ def test_a_procfile_process_dies_with_a_killed_bingfa_up(tmp_path):
     behind honcho's runner that ignores SIGTERM) goes when `bingfa up` gets kill -9."""
     pidfile = tmp_path / "pid"
     code = f"""
-        import threading, time
+        import sys, threading, time
         from pathlib import Path
         from service.cli import make_manager
         manager = make_manager(lambda: None, [])
-        manager.add_process("sleeper", "echo $$ > {pidfile}; exec sleep 300")
+        # A shell that stays the process's parent (as Debian's sh does with gunicorn)
+        sleeper = "import os, time; open('{pidfile}', 'w').write(str(os.getpid()))"
+        manager.add_process("sleeper", f'{sys.executable} -c "{{sleeper}}; time.sleep(300)"; true')
         def report():
             while not Path("{pidfile}").exists() or not Path("{pidfile}").read_text().strip():
                 time.sleep(0.05)

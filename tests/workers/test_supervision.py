@@ -13,6 +13,7 @@ from pathlib import Path
 
 import fakeredis
 import pytest
+from celery.signals import beat_init
 
 ROOT = Path(__file__).resolve().parents[2]
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="prctl is Linux's")
@@ -124,6 +125,11 @@ def test_the_bundled_redis_dies_with_a_killed_bingfa_up(tmp_path):
     assert kill_parent_and_watch(code)
 
 
+class BeatService:  # the sender of beat_init (hashable, as a signal's sender must be)
+    def __init__(self, app):
+        self.app = app
+
+
 class FakeCelery:
     def __init__(self):
         self.sent = []
@@ -143,6 +149,9 @@ def test_starting_beat_dispatches_the_owed_ai_moves_at_once():
 
     celery = FakeCelery()
     resume_owed_ai_moves(celery)
+    assert celery.sent == [(SWEEP_AI_MOVES, (), {"stale_ms": 0}, AI_QUEUE)]
+    celery.sent.clear()
+    beat_init.send(sender=BeatService(celery))  # what `celery beat` sends at its start
     assert celery.sent == [(SWEEP_AI_MOVES, (), {"stale_ms": 0}, AI_QUEUE)]
 
     store = InMemoryEventStore()

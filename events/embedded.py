@@ -11,8 +11,10 @@ import os
 import socket
 import subprocess
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 
 def redis_server_binary() -> str:
@@ -58,8 +60,10 @@ def start_redis(
     appendfsync: str = "everysec",
     extra: list[str] | None = None,
     timeout: float = 10,
+    preexec_fn: Callable[[], Any] | None = None,
 ) -> RedisProcess:
-    """Start the bundled redis-server and wait until it answers PING."""
+    """Start the bundled redis-server and wait until it answers PING. ``preexec_fn`` runs
+    in the child before the exec (``bingfa up`` ties the server's life to its own)."""
     data = Path(data_dir)
     data.mkdir(parents=True, exist_ok=True)
     port = port or free_port()
@@ -76,7 +80,8 @@ def start_redis(
         "--logfile", str(data / "redis.log"),
         *(extra or []),
     ]  # fmt: skip
-    process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               preexec_fn=preexec_fn)  # fmt: skip
     server = RedisProcess(port, data, process)
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

@@ -20,6 +20,7 @@ checked by the game's rules (``service.tool_args``).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import json
 import os
@@ -294,12 +295,17 @@ def start_bundled_redis(folder: Path, started: list[Any]) -> None:
     """Start the bundled redis-server with AOF in ``folder`` on a free port and append it to
     ``started``. SIGINT is blocked meanwhile, and a child keeps its parent's signal mask, so
     the Ctrl-C the terminal sends to the whole foreground group does not reach this Redis:
-    it is stopped last, with SIGTERM, after everything that uses it."""
+    it is stopped last, with SIGTERM, after everything that uses it. If this process dies
+    without stopping it (kill -9), the kernel sends it SIGTERM (``service.pdeath``): an
+    orphan would keep the AOF folder that the next ``bingfa up`` starts a Redis on."""
     from events.embedded import start_redis
+    from service.pdeath import set_parent_death_signal
 
+    supervisor = os.getpid()
     previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
-        started.append(start_redis(folder))
+        started.append(start_redis(folder, preexec_fn=lambda: set_parent_death_signal(
+            signal.SIGTERM, parent=supervisor)))  # fmt: skip
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
@@ -368,6 +374,40 @@ def ready_or_why(probe: str) -> str | None:
         return "the web process does not answer"
 
 
+def supervised_process(supervisor: int) -> Any:
+    """honcho's Process, tied to the life of ``supervisor`` (this ``bingfa up``). honcho runs
+    each Procfile process from a runner it forks, which ignores SIGTERM and outlives us, in
+    a session of its own (so a signal to our group misses it), behind a shell that need not
+    exec it. The runner now asks for SIGHUP when we die and then sends SIGTERM to the
+    process's whole group, as honcho's own stop does; the shell itself gets SIGTERM if the
+    runner dies. So a kill -9 of ``bingfa up`` stops all it started: the port is freed."""
+    from honcho.process import Popen, Process
+
+    from service.pdeath import set_parent_death_signal
+
+    class SupervisedProcess(Process):
+        def run(self, events: Any = None, ignore_signals: bool = False) -> None:
+            def orphaned(_signum: int, _frame: Any) -> None:
+                if self._child is not None:
+                    with contextlib.suppress(ProcessLookupError):  # its group: its session
+                        os.killpg(self._child.pid, signal.SIGTERM)
+                os._exit(1)
+
+            signal.signal(signal.SIGHUP, orphaned)
+            set_parent_death_signal(signal.SIGHUP, parent=supervisor)
+            runner = os.getpid()
+
+            def child(cmd: str, **options: Any) -> Any:
+                # preexec_fn: in the child, before exec; the request survives the exec
+                return Popen(cmd, preexec_fn=lambda: set_parent_death_signal(
+                    signal.SIGTERM, parent=runner), **options)  # fmt: skip
+
+            self._child_ctor = child
+            super().run(events, ignore_signals)
+
+    return SupervisedProcess
+
+
 def make_manager(on_started: Any, stop_asked: list[str]) -> Any:
     """A honcho Manager that also remembers how the stop came about, calls ``on_started``
     once every process is launched, stops at once if ``stop_asked`` (a signal came before
@@ -378,6 +418,7 @@ def make_manager(on_started: Any, stop_asked: list[str]) -> Any:
     class UpManager(Manager):
         def __init__(self) -> None:
             super().__init__()
+            self._process_ctor = supervised_process(os.getpid())
             self.first_stopped: list[str] | None = None  # stopped before we stopped them
             self.killed = False
             self._deferred = False

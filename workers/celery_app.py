@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from celery import Celery, signals
+from celery.signals import beat_init
 from kombu import Queue
 
 from events.logs import TASK_HEADER, configure, request_id
@@ -170,6 +171,20 @@ def setup_logging(loglevel: Any = None, **_: Any) -> None:
     """Workers and beat log like the web (events.logs) instead of Celery's own setup;
     ``--loglevel`` counts unless ``BINGFA_LOG_LEVEL`` is set."""
     configure("celery", level=loglevel)
+
+
+def resume_owed_ai_moves(celery: Any) -> None:
+    """At the start of the service, queue the AI sweep once with no waiting time: the moves
+    AI seats owed when it went down (their tasks lost with the broker, or never sent) are
+    played now, not after the minute the periodic sweep gives a task. A move queued twice
+    is played once (the task checks the version)."""
+    celery.send_task(SWEEP_AI_MOVES, kwargs={"stale_ms": 0}, queue=AI_QUEUE)
+
+
+@beat_init.connect
+def _resume_at_beat_start(sender: Any = None, **_: Any) -> None:
+    # Beat runs once per deployment, so this is sent once per start of the service.
+    resume_owed_ai_moves(sender.app)
 
 
 app = make_celery()

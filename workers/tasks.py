@@ -38,6 +38,7 @@ from workers.celery_app import (
     SWEEP_WEBHOOKS,
 )
 from workers.dispatch import (
+    STALE_MS,
     ai_level,
     sweep_deadlines,
     sweep_matches,
@@ -118,12 +119,12 @@ def hint(self, game_id: str, version: int, seat: str) -> str:
 
 
 @shared_task(name=SWEEP_AI_MOVES, bind=True, ignore_result=True)
-def sweep_ai_moves(self) -> int:
-    """Beat's sweep: queue again the AI moves whose task was lost. How many were queued."""
+def sweep_ai_moves(self, stale_ms: int = STALE_MS) -> int:
+    """Beat's sweep: queue again the AI moves whose task was lost (owed over ``stale_ms``;
+    0 at the service's start, ``celery_app.resume_owed_ai_moves``). How many were queued."""
     parts = bootstrap.parts(self.app)
-    queued = sweep_owed_ai_moves(
-        parts.write_path, parts.models, int(time.time() * 1000), celery=self.app
-    )
+    now = int(time.time() * 1000)
+    queued = sweep_owed_ai_moves(parts.write_path, parts.models, now, stale_ms, celery=self.app)
     if queued:
         log.warning("AI moves queued again after their task was lost: %s", queued)
     return len(queued)

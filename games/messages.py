@@ -50,11 +50,21 @@ def render(messages: Mapping[str, str], message: Message) -> str:
     return template.format_map({name: _said(messages, v) for name, v in values.items()})
 
 
+# A separator said in the table's language when the table has it (the platform's table
+# does: ``sep.*``, so a catalog can say "、" or " 및 "), else as written.
+SEPARATORS = {", ": "sep.comma", "; ": "sep.semicolon", ". ": "sep.sentence",
+              " and ": "sep.and", " - ": "sep.path"}  # fmt: skip
+
+
+def separator(messages: Mapping[str, str], sep: str) -> str:
+    return messages.get(SEPARATORS.get(sep, ""), sep)
+
+
 def _said(messages: Mapping[str, str], value: Any) -> str:
     if is_message(value):
         return render(messages, value)
     if isinstance(value, Join):
-        return value.sep.join(_said(messages, v) for v in value.items)
+        return separator(messages, value.sep).join(_said(messages, v) for v in value.items)
     if isinstance(value, list):
-        return ", ".join(_said(messages, v) for v in value)
+        return separator(messages, ", ").join(_said(messages, v) for v in value)
     return str(value)

@@ -16,9 +16,11 @@ from typing import Any
 from events import i18n
 from events.notifications import NOTICES
 from events.schemas import SYSTEM_FIELDS
-from games.messages import Join, Message, msg, render
+from games.messages import SEPARATORS, Join, Message, msg, render
 
 TABLE: dict[str, str] = {
+    # how a list's items are joined (games.messages.SEPARATORS), in the reader's language
+    **{key: sep for sep, key in SEPARATORS.items()},
     "table.you": "You",
     "table.game_created": "The game was created.",
     "table.game_created.from": "The game was created. It continues replay {replay} from "

@@ -17,7 +17,7 @@ from events.projector import load
 from events.redis_store import RedisEventStore
 from events.writepath import WritePath
 from replays.archive import archive
-from replays.backup import BackupError, restore
+from replays.backup import BackupError, backup, restore
 from replays.record import dumps, loads, record_of
 from replays.store import ReplayStore
 from replays.verify import verify
@@ -71,6 +71,7 @@ def stream_of(client, game_id):
 
 def test_backup_then_restore_into_a_fresh_server(played, redis_client, fresh_redis, tmp_path):
     app, ids = played
+    redis_client.set("expiring", "soon", px=600_000)  # a key with a time to live keeps it
     folder = tmp_path / "backup"
     assert main(["backup", str(folder)]) == 0
     manifest = json.loads((folder / "manifest.json").read_text())
@@ -86,6 +87,9 @@ def test_backup_then_restore_into_a_fresh_server(played, redis_client, fresh_red
     url, client = fresh_redis
     assert restore(client, folder) == {"keys": manifest["keys"]}
     assert sorted(client.keys()) == sorted(redis_client.keys())
+    assert 0 < client.pttl("expiring") <= 600_000
+    game_keys = client.keys(f"*{ids['running']}*")
+    assert game_keys and all(client.pttl(k) == -1 for k in game_keys)  # no TTL made up
     for game_id in ids.values():  # the streams, secrets included, as they were
         assert stream_of(client, game_id) == stream_of(redis_client, game_id)
 
@@ -128,3 +132,30 @@ def test_a_damaged_backup_is_refused(played, fresh_redis, tmp_path):
     with pytest.raises(BackupError, match="no readable backup"):
         restore(client, tmp_path / "nowhere")
     assert client.dbsize() == 0
+
+
+def test_backup_and_restore_on_a_redis_cluster(redis_cluster, fresh_redis, tmp_path):
+    """Keys read on their own nodes; restored into one Redis, and into the emptied cluster."""
+    redis_cluster.flushall()  # the session's cluster: FLUSHALL goes to every primary
+    try:
+        app = WritePath(RedisEventStore(redis_cluster, partitions=4), token=counter_tokens(70))
+        game_id = play_game(app, {}, seed=8)
+        record = record_of(app.store, game_id)
+        before = {k: redis_cluster.dump(k) for k in redis_cluster.scan_iter()}
+        assert len(before) > 3
+        folder = tmp_path / "backup"
+        assert backup(redis_cluster, folder, app.store, ReplayStore(redis_cluster)) == {
+            "keys": len(before),
+            "exports": 1,
+        }
+        _, client = fresh_redis
+        restore(client, folder)
+        assert record_of(RedisEventStore(client, partitions=4), game_id) == record
+        with pytest.raises(BackupError, match=f"holds {len(before)} keys"):
+            restore(redis_cluster, folder)
+        redis_cluster.flushall()
+        assert restore(redis_cluster, folder) == {"keys": len(before)}
+        assert {k: redis_cluster.dump(k) for k in redis_cluster.scan_iter()}.keys() == before.keys()
+        assert record_of(RedisEventStore(redis_cluster, partitions=4), game_id) == record
+    finally:
+        redis_cluster.flushall()

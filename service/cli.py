@@ -9,6 +9,8 @@
     bingfa verify <file.jsonl | replay id>   (audit a record; exit 0 if it holds, 1 if not)
     bingfa export <replay id> [-o file]      (a finished game's record as JSON Lines)
     bingfa archive --all | <game id> ...     (finished games into the replay store)
+    bingfa backup DIR | bingfa restore DIR   (REDIS_URL's keys and finished games' records;
+                                              restore only into an empty Redis)
 
 A policy is a name from ``games.playout.POLICIES`` (``random``, ``heuristic``), an AI level
 (``ai:easy``, ``ai:medium``, ...) or ``module:function`` with the signature ``(rules,
@@ -629,6 +631,11 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("games", nargs="*", help="game ids")
     ap.add_argument("--all", action="store_true", help="every finished game in the streams")
     ap.add_argument("--partitions", type=int, help="partitions of the event store (16)")
+    bp = sub.add_parser("backup", help="copy the event store and every finished game's record")
+    bp.add_argument("folder", help="a new or empty folder")
+    bp.add_argument("--partitions", type=int, help="partitions of the event store (16)")
+    rp = sub.add_parser("restore", help="put a backup into an empty Redis (REDIS_URL)")
+    rp.add_argument("folder", help="a folder written by bingfa backup")
     return top
 
 
@@ -643,8 +650,8 @@ def main(argv: list[str] | None = None) -> int:
         return rebuild(args, console)
     if args.command == "up":
         return up(args, console)
-    if args.command in ("verify", "export", "archive"):
-        from replays import commands  # verify, export, archive: in the replays package
+    if args.command in ("verify", "export", "archive", "backup", "restore"):
+        from replays import commands  # these work on the replay store: in its package
 
         return getattr(commands, args.command)(args, console)
     return 2

@@ -5,7 +5,7 @@
     bingfa tournament [--game KEY] [--levels random,easy,medium,hard] [--games 20] [--jobs N]
                       [--seed 1] [--option name=value ...]   (AI levels against each other)
     bingfa rebuild [--partitions 16]     (REDIS_URL: the event store's Redis)
-    bingfa up [--data ./data] [--port 8000]   (every Procfile process; Ctrl-C stops them)
+    bingfa up [--data ./data] [--port 8000] [--flower]   (every Procfile process; Ctrl-C stops them)
     bingfa verify <file.jsonl | replay id>   (audit a record; exit 0 if it holds, 1 if not)
     bingfa export <replay id> [-o file]      (a finished game's record as JSON Lines)
     bingfa archive --all | <game id> ...     (finished games into the replay store)
@@ -458,6 +458,18 @@ def make_manager(on_started: Any, stop_asked: list[str]) -> Any:
     return UpManager()
 
 
+# Procfile processes started only when asked for: Flower (Celery's monitor, on loopback
+# unless FLOWER_ADDRESS says otherwise: it shows every task's arguments, game ids included).
+OPTIONAL = ("flower",)
+
+
+def chosen(processes: dict[str, str], flower: bool = False) -> dict[str, str]:
+    """The Procfile processes `bingfa up` runs: all but the optional ones not asked for."""
+    wanted = {"flower"} if flower else set()
+    return {name: cmd for name, cmd in processes.items()
+            if name not in OPTIONAL or name in wanted}  # fmt: skip
+
+
 def up(args: argparse.Namespace, console: Console) -> int:
     """Run every Procfile process with honcho; the bundled Redis when REDIS_URL is unset.
     SIGINT or SIGTERM stops the processes, then the bundled Redis; 0 if all stopped cleanly.
@@ -468,7 +480,7 @@ def up(args: argparse.Namespace, console: Console) -> int:
     if not procfile.is_file():
         console.print(f"[error]no Procfile at {escape(str(procfile))}[/error]")
         return 2
-    processes = parse_procfile(procfile.read_text()).processes
+    processes = chosen(parse_procfile(procfile.read_text()).processes, args.flower)
     host = os.environ.get("BINGFA_HOST") or "127.0.0.1"
     if not port_is_free(host, args.port):
         console.print(
@@ -621,6 +633,9 @@ def parser() -> argparse.ArgumentParser:
     upp = sub.add_parser("up", help="run the whole service (every Procfile process)")
     upp.add_argument("--data", default="./data", help="data folder (Redis AOF, secret key)")
     upp.add_argument("--port", type=int, default=8000, help="the web port (8000)")
+    upp.add_argument("--flower", action="store_true",
+                     help="also run Flower, Celery's monitor (127.0.0.1:5555 unless "
+                          "FLOWER_ADDRESS / FLOWER_PORT say otherwise)")  # fmt: skip
     upp.add_argument("--procfile", default=str(ROOT / "Procfile"), help=argparse.SUPPRESS)
     vp = sub.add_parser("verify", help="audit a replay record: exit 0 if it holds, 1 if not")
     vp.add_argument("target", help="a .jsonl file, or a replay id (REDIS_URL)")

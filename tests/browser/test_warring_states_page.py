@@ -61,7 +61,7 @@ def assert_hand(page, st, seat):
     assert "Your hand" in text
 
 
-def enter(page, cmd, st, seat):
+def enter(page, cmd, st=None, seat=None):
     """Enter ``cmd`` (a legal command) with the page's controls."""
     t = cmd["type"]
     if t == "pass":

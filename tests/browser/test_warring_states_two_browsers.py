@@ -18,6 +18,7 @@ import json
 import random
 
 from browser_play import error, kind, sent, until
+from test_warring_states_page import enter
 
 import games
 from games.warring_states.data import kind_of
@@ -209,22 +210,6 @@ def assert_nothing_hidden_received(watched, seat, other, hidden_ids=()) -> None:
 
 
 # ---- 1. two people, two browsers, two hands --------------------------------------------
-def play_face_down(page, cmd) -> None:
-    """A card played face down for a generic action, with the page's controls."""
-    page.locator(f'#hand button[data-card="{cmd["card"]}"]').first.click()
-    page.locator('#decision [data-face="down"]').click()
-    page.locator("#play-action").select_option(cmd["action"])
-    if cmd["action"] in ("reinforcement", "diplomacy"):
-        page.locator("#play-force").select_option(cmd["force"])
-    if cmd["action"] == "reinforcement":
-        page.locator("#play-area").select_option(cmd["area"])
-    if cmd["action"] == "diplomacy":
-        page.locator("#play-dir").select_option(str(cmd["dir"]))
-    if cmd["action"] == "weather":
-        page.locator("#play-move").select_option("true" if cmd["move"] else "false")
-    page.locator("#submit-play").click()
-
-
 def test_two_people_each_see_only_their_own_hand(server, watch, shot):
     made = create(server)
     browsers = {
@@ -252,7 +237,7 @@ def test_two_people_each_see_only_their_own_hand(server, watch, shot):
     page = browsers[seat].page
     until(lambda: kind(page) == "action", SLOW, f"{seat}'s page to ask for an action")
     before = store_version(server, made)
-    play_face_down(page, cmd)
+    enter(page, cmd)  # a card played face down, with the page's controls
     until(lambda: store_version(server, made) > before or error(page), SLOW, f"{cmd} taken")
     assert not error(page), error(page)
     wait_current(server, made, *(w.page for w in browsers.values()))

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
 from prometheus_client import (
@@ -24,6 +24,7 @@ from prometheus_client import (
     Histogram,
     generate_latest,
 )
+from prometheus_client.registry import Collector
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 
@@ -86,17 +87,22 @@ def timed(histogram: Histogram, **labels: str) -> Iterator[dict[str, str]]:
         histogram.labels(**labels, **extra).observe(time.perf_counter() - started)
 
 
-def exposition() -> tuple[bytes, str]:
+def exposition(extra: Iterable[Collector] = ()) -> tuple[bytes, str]:
     """The text exposition of every process's metrics (multiprocess mode) or of this
-    process's (single process), and its content type."""
+    process's (single process), then of the ``extra`` collectors (figures read when
+    scraped, such as the broker's queues), and its content type."""
     folder = os.environ.get(MULTIPROC_ENV)
     if folder and os.path.isdir(folder):
         from prometheus_client import multiprocess
 
         registry = CollectorRegistry()
         multiprocess.MultiProcessCollector(registry, path=folder)
-        return generate_latest(registry), CONTENT_TYPE_LATEST
-    return generate_latest(REGISTRY), CONTENT_TYPE_LATEST
+    else:
+        registry = REGISTRY
+    scraped = CollectorRegistry(auto_describe=False)
+    for collector in extra:
+        scraped.register(collector)
+    return generate_latest(registry) + generate_latest(scraped), CONTENT_TYPE_LATEST
 
 
 def process_gone(pid: int) -> None:

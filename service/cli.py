@@ -45,6 +45,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemaining
 from rich.table import Table
 from rich.theme import Theme
 
+from events.metrics import MULTIPROC_ENV
 from games.playout import POLICIES, Policy, play
 from service import tool_args
 
@@ -558,6 +559,7 @@ def up_environment(env: dict[str, str], data: Path, host: str, port: int,
     env["PATH"] = os.pathsep.join([bin_dir, env.get("PATH", "")])
     env.update(PORT=str(port), BINGFA_HOST=host, BINGFA_DATA=str(data), PYTHONUNBUFFERED="1",
                GUNICORN_CMD_ARGS=gunicorn_args(env))  # fmt: skip
+    env[MULTIPROC_ENV] = metrics_folder(env.get(MULTIPROC_ENV) or data / "metrics")
     if host not in LOOPBACK_HOSTS and not env.get("BINGFA_PUBLIC_ORIGINS"):
         console.print(  # else the web answers only for loopback hosts (DNS rebinding)
             f"[yellow]served on {escape(host)}, but only localhost is answered until "
@@ -566,6 +568,17 @@ def up_environment(env: dict[str, str], data: Path, host: str, port: int,
             soft_wrap=True,
         )
     return env
+
+
+def metrics_folder(folder: str | Path) -> str:
+    """The Prometheus multiprocess folder every process of this stack writes its metrics
+    to (the web's ``/metrics`` adds them up: the workers', beat's and the projector's too),
+    emptied of the last run's files, which would otherwise be counted again."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    for stale in folder.glob("*.db"):  # the client's files, one per process and kind
+        stale.unlink(missing_ok=True)
+    return str(folder)
 
 
 def web_url(host: str, port: int) -> str:

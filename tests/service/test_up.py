@@ -204,6 +204,14 @@ def test_up_runs_everything_on_the_bundled_redis_and_stops_cleanly_on_ctrl_c(tmp
         finally:
             client.close()
 
+        # Every process writes its metrics to one folder and the web adds them up: the
+        # projector's lag and the worker's AI move reach /metrics from other processes.
+        assert list((up.data / "metrics").glob("*.db"))
+        up.wait_for("the other processes' metrics", lambda: all(
+            name in urllib.request.urlopen(f"{up.base}/metrics").read().decode()
+            for name in ("bingfa_projector_lag_seconds{", 'task="ai_move"',
+                         'bingfa_queue_depth{queue="ai"}')))  # fmt: skip
+
         key = up.data / "secret_key"
         assert stat.S_IMODE(key.stat().st_mode) == 0o600
         assert len(key.read_text().strip()) >= 32

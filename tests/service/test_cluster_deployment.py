@@ -91,12 +91,17 @@ def wait_for(what: str, check: Callable[[], Any], timeout: float = WAIT) -> Any:
 
 @pytest.fixture
 def cluster_url(redis_cluster):
-    """REDIS_URL for the cluster (any one node), every node flushed first: the cluster is
-    the session's, shared with other tests."""
-    for node in redis_cluster.get_primaries():
-        redis_cluster.get_redis_connection(node).flushdb()
+    """REDIS_URL for the cluster (any one node), every node flushed before and after: the
+    cluster is the session's, shared with other tests."""
+
+    def flush() -> None:
+        for node in redis_cluster.get_primaries():
+            redis_cluster.get_redis_connection(node).flushdb()
+
+    flush()
     node = redis_cluster.get_nodes()[0]
-    return f"redis+cluster://{node.host}:{node.port}"
+    yield f"redis+cluster://{node.host}:{node.port}"
+    flush()
 
 
 @pytest.fixture

@@ -7,10 +7,11 @@ Every copy of beat (one per host, say) ticks, but only the one holding the lease
 key holds its holder's identity (``host:pid:random``) and expires after the lease
 (``BINGFA_BEAT_LEASE_SECONDS``, 15 s by default). The holder extends it every third of a
 lease with a compare-and-extend script (only if the key still names it), so it keeps the
-lead while it lives; a standby tries ``SET NX PX`` as often and takes the lead within about
-a lease after the holder died (at once when it stopped cleanly: ``close`` gives the key
-back). A holder that finds the key gone or taken by another (it was stalled for longer
-than a lease, or Redis lost the key) stops sending at once and becomes a standby.
+lead while it lives; a standby tries ``SET NX PX`` as often and takes the lead within a
+lease and a third after the holder died (within a third of a lease when the holder stopped
+cleanly: ``close`` gives the key back). A holder that finds the key gone or taken by
+another (it was stalled for longer than a lease, or Redis lost the key) stops sending at
+once and becomes a standby.
 
 A holder sends only within a third of a lease after its last successful renewal, so two
 copies send together only when a holder stalls for longer than a lease in the middle of a
@@ -138,7 +139,10 @@ class LeasedScheduler(PersistentScheduler):
         """The owed AI moves at once: at the service's start, or after the beat before died."""
         from workers.celery_app import resume_owed_ai_moves
 
-        resume_owed_ai_moves(self.app)
+        try:
+            resume_owed_ai_moves(self.app)
+        except Exception:  # the broker is down: the periodic sweep queues them later
+            log.exception("could not queue the sweep of owed AI moves on taking the lead")
 
     def tick(self, *args: Any, **kwargs: Any) -> float:
         if not self.check_lease():

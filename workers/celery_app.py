@@ -9,7 +9,8 @@ Environment variables:
   and without that, a Redis on localhost. The broker may be a different Redis from the event
   store. The event store's Redis runs with `noeviction`, and a broker should too.
 - `BINGFA_BEAT_LEASE_SECONDS` (default 15): beat's leader lease (`workers.beat_lease`): a
-  second copy of beat stands by and takes over within about this long after the first died.
+  second copy of beat stands by and takes over within a third more than this after the first
+  died.
 - `BINGFA_VISIBILITY_TIMEOUT` (seconds, default 60) controls redelivery. A message a worker
   took but never acknowledged (for example because the worker was killed) goes back on the
   queue once it is this old. It must be longer than any task runs (the AI's hard limit is

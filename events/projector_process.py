@@ -34,6 +34,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
 
 import redis as redis_lib
 
@@ -192,6 +193,13 @@ def run(
     return projector
 
 
+def redis_where(url: str) -> str:
+    """host:port of ``REDIS_URL`` (a cluster's: the node named), never its password."""
+    parts = urlsplit(url)
+    cluster = " (Redis Cluster)" if "+cluster" in parts.scheme else ""
+    return f"{parts.hostname or '?'}:{parts.port or 6379}{cluster}"
+
+
 def main() -> int:
     configure("projector")
     url = os.environ.get("REDIS_URL")
@@ -211,7 +219,7 @@ def main() -> int:
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
     name = consumer_name()
-    where = client.connection_pool.connection_kwargs.get("host", "?")  # never the password
+    where = redis_where(url)
     log.info("consumer %s on %d partition feeds at %s", name, partitions, where)
     projector = run(store, client, stop, consumer=name, claim_idle_ms=claim_idle_ms)
     log.info("stopped: %s", dict(projector.stats))

@@ -8,6 +8,9 @@ Environment variables:
 - `CELERY_BROKER_URL` is the broker. Without it, `REDIS_URL` is used (the event store's Redis),
   and without that, a Redis on localhost. The broker may be a different Redis from the event
   store. The event store's Redis runs with `noeviction`, and a broker should too.
+- `BINGFA_BEAT_LEASE_SECONDS` (default 15): beat's leader lease (`workers.beat_lease`): a
+  second copy of beat stands by and takes over within a third more than this after the first
+  died.
 - `BINGFA_VISIBILITY_TIMEOUT` (seconds, default 60) controls redelivery. A message a worker
   took but never acknowledged (for example because the worker was killed) goes back on the
   queue once it is this old. It must be longer than any task runs (the AI's hard limit is
@@ -86,6 +89,8 @@ def make_celery(config: Mapping[str, Any] | None = None) -> Celery:
         worker_cancel_long_running_tasks_on_connection_loss=True,
         broker_connection_retry_on_startup=True,
         task_serializer="json",
+        # beat runs once however many copies are started: the others stand by
+        beat_scheduler="workers.beat_lease:LeasedScheduler",
         accept_content=["json"],
         task_queues=(Queue(AI_QUEUE), Queue(ANALYSIS_QUEUE), Queue(NOTIFY_QUEUE)),
         task_default_queue=AI_QUEUE,
@@ -183,7 +188,13 @@ def resume_owed_ai_moves(celery: Any) -> None:
 
 @beat_init.connect
 def _resume_at_beat_start(sender: Any = None, **_: Any) -> None:
-    # Beat runs once per deployment, so this is sent once per start of the service.
+    # A leased beat (workers.beat_lease, the default) sends it when it takes the lead, so
+    # a standby copy sends nothing; any other scheduler runs alone and sends it at its start.
+    # (Sent twice it would still be harmless: a move queued twice is played once.)
+    from workers.beat_lease import LeasedScheduler
+
+    if isinstance(getattr(sender, "scheduler", None), LeasedScheduler):
+        return
     resume_owed_ai_moves(sender.app)
 
 

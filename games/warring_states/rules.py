@@ -295,12 +295,17 @@ def pending(st: dict) -> dict[str, str]:
     if phase != "play" or active is None:
         return {}
     op = st["op"]
-    if op is not None:
+    if op is None:
+        side, due = active, "action"
+    else:
         owed = op.get("owed")
         if owed is None:
             return {}
-        return {seat_of(st, owed["side"]): DUE.get(owed["kind"], "choose")}
-    return {seat_of(st, active): "action"}
+        side, due = owed["side"], DUE.get(owed["kind"], "choose")
+    for seat, s in st["sides"].items():  # (seat_of, written out: asked at every decision)
+        if s == side:
+            return {seat: due}
+    raise KeyError(side)
 
 
 # -- the opening bid (§13, competitive bid) ---------------------------------------------------

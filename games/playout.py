@@ -50,6 +50,7 @@ def play(
     policies = policies or {}
     game = Game(events=rules.setup(options, rng))
     state = rules.fold(game.events)
+    evolve = rules.evolve  # (looked up once: it runs for every event)
     for _ in range(max_commands):
         due = rules.pending(state)
         if not due:
@@ -58,7 +59,7 @@ def play(
         command = policies.get(seat, random_policy)(rules, state, seat, rng)
         events = rules.decide(state, seat, command, rng)
         for event in events:
-            state = rules.evolve(state, event)
+            state = evolve(state, event)
         game.commands.append((seat, command))
         game.events.extend(events)
     else:

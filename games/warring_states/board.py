@@ -110,6 +110,16 @@ def rp(state: dict, side: str) -> int:
     )
 
 
+def rps(state: dict) -> dict[str, int]:
+    """``rp`` of both sides (and "neutral", None: the rest), in one pass over the board."""
+    out = dict.fromkeys(SIDES, 0)
+    for a, c in state["areas"].items():
+        if c["city"]:
+            fac = faction(state, c["city"]["force"])
+            out[fac] = out.get(fac, 0) + D.rp[a]
+    return out
+
+
 def qin_rp(state: dict) -> int:
     """§13: only the areas Qin itself controls."""
     return sum(

@@ -51,22 +51,35 @@ def barred(st: dict, card: str) -> str | None:
     """Why ``card`` cannot be played face up now before its own condition is looked at (a
     message's key, ``play.up.<why>``): it only answers the opponent, or its force is gone
     (§11); None if its condition decides."""
-    name = base(card)
-    info = D.cards[kind_of(card)]
-    if info.response_only:
-        return "response"
-    if name in NOT_YET:
-        return "condition"
-    if name not in EMISSARIES and any(f in st["eliminated"] for f in info.linked):
+    _, why, linked = _facts(card)
+    if why:
+        return why
+    if linked and any(f in st["eliminated"] for f in linked):
         return "eliminated"  # §11: linked to an eliminated force
     return None
+
+
+_FACTS: dict[str, tuple] = {}
+
+
+def _facts(card: str) -> tuple[str, str | None, tuple]:
+    """``card``'s name, why it is barred whatever the state (or None), and the forces whose
+    elimination bars it: from the data alone, so kept per card (random play asks for every
+    card in hand at every action)."""
+    facts = _FACTS.get(card)
+    if facts is None:
+        name, info = base(card), D.cards[kind_of(card)]
+        why = "response" if info.response_only else "condition" if name in NOT_YET else None
+        linked = () if name in EMISSARIES else tuple(info.linked)
+        facts = _FACTS[card] = (name, why, linked)
+    return facts
 
 
 def variants(st: dict, side: str, card: str) -> list[dict]:
     """Every face-up play of ``card`` legal now (its public parameters), [] if none."""
     if barred(st, card):
         return []
-    name = base(card)
+    name = _facts(card)[0]
     track = st["track"]
     out: list[dict] = []
     if name in DIPLOMATS:

@@ -108,10 +108,11 @@ def _random_action(st: dict, side: str, rng: Any) -> dict | None:
         kinds.append("weather")
     kinds.append("text")
     kind = kinds[rng.randrange(len(kinds))]
-    if kind == "text":
-        texts = cards.face_up_commands(st, side)
+    if kind == "text":  # as face_up_commands lists them; only the one drawn is made
+        texts = [(c, v) for c in dict.fromkeys(hand) for v in cards.variants(st, side, c)]
         if texts:
-            return _pick(texts, rng)
+            card, params = texts[rng.randrange(len(texts))]
+            return {"type": "play", "card": card, "face": "up", "action": "text", **params}
         kinds.remove("text")
         kind = kinds[rng.randrange(len(kinds))]
     if kind == "pass":
@@ -127,7 +128,13 @@ def _random_action(st: dict, side: str, rng: Any) -> dict | None:
         force, area = pairs[rng.randrange(len(pairs))]
         return {"type": "play", "card": card, "face": "down", "action": "reinforcement",
                 "force": force, "area": area}  # fmt: skip
-    return _pick(action_commands(st, side, kinds=(kind,), hand=[card]), rng)
+    if kind == "diplomacy":  # as generic_actions lists them: each force received, -1 then 1
+        forces = sorted(f for f, p in st["track"].items() if p["received"])
+        i = rng.randrange(2 * len(forces))
+        return {"type": "play", "card": card, "face": "down", "action": "diplomacy",
+                "force": forces[i // 2], "dir": (-1, 1)[i % 2]}  # fmt: skip
+    move = (True, False)[rng.randrange(2)]  # weather, as generic_actions lists it
+    return {"type": "play", "card": card, "face": "down", "action": "weather", "move": move}
 
 
 def random_operation(st: dict, side: str, rng: Any) -> dict | None:

@@ -70,20 +70,33 @@ class Ctx:
         ev.setdefault("visible_to", "all")
         st, copied = self.st, self.copied
         readers(st, ev)
-        for key in S.WRITES.get(ev["type"], ()):  # the containers it writes into
+        kind = ev["type"]
+        for key in S.WRITES.get(kind, ()):  # the containers it writes into
             if key not in copied:
                 st[key] = dict(st[key])
                 copied.add(key)
-        if "areas" in ev and "areas" not in copied:
-            st["areas"] = dict(st["areas"])
-            copied.add("areas")
-        if "track" in ev and "track" not in copied:
-            st["track"] = dict(st["track"])
-            copied.add("track")
-        if "pool" in ev and "pool" not in copied:
-            st["pool"] = dict(st["pool"])
-            copied.add("pool")
-        S.apply_in_place(st, ev)
+        # what S.apply_in_place does (keep them in step), written out here with the copies
+        # of the mechanical fields' containers: this runs for every event made
+        if "areas" in ev:
+            if "areas" not in copied:
+                st["areas"] = dict(st["areas"])
+                copied.add("areas")
+            st["areas"].update(ev["areas"])
+        if "track" in ev:
+            if "track" not in copied:
+                st["track"] = dict(st["track"])
+                copied.add("track")
+            S.set_or_drop(st["track"], ev["track"])
+        if "pool" in ev:
+            if "pool" not in copied:
+                st["pool"] = dict(st["pool"])
+                copied.add("pool")
+            S.set_or_drop(st["pool"], ev["pool"])
+        if "op" in ev:
+            st["op"] = ev["op"]
+        apply = S.APPLY.get(kind)
+        if apply is not None:
+            apply(st, ev)
         self.events.append(ev)
 
     def die(self) -> int:
@@ -97,11 +110,18 @@ def readers(st: dict, ev: dict) -> None:
     "Your Wei lost…"), since a sentence is made from one event alone: ``sides`` (seat ->
     side, public once known) and ``factions`` (the faction of the forces it names, before
     it happens). Both are public; ``evolve`` ignores them."""
-    if st["sides"] and "sides" not in ev:
-        ev["sides"] = dict(st["sides"])
-    named = [ev[k] for k in ("force", "target") if isinstance(ev.get(k), str) and ev[k] in B.FIXED]
-    if named:
-        ev["factions"] = {f: B.faction(st, f) for f in named}
+    sides = st["sides"]
+    if sides and "sides" not in ev:
+        ev["sides"] = dict(sides)
+    # (written out, not as a loop over the two keys: this runs for every event made)
+    force, target = ev.get("force"), ev.get("target")
+    if isinstance(force, str) and force in B.FIXED:
+        factions = {force: B.faction(st, force)}
+        if isinstance(target, str) and target in B.FIXED:
+            factions[target] = B.faction(st, target)
+        ev["factions"] = factions
+    elif isinstance(target, str) and target in B.FIXED:
+        ev["factions"] = {target: B.faction(st, target)}
 
 
 # -- setup ------------------------------------------------------------------------------------
@@ -275,12 +295,17 @@ def pending(st: dict) -> dict[str, str]:
     if phase != "play" or active is None:
         return {}
     op = st["op"]
-    if op is not None:
+    if op is None:
+        side, due = active, "action"
+    else:
         owed = op.get("owed")
         if owed is None:
             return {}
-        return {seat_of(st, owed["side"]): DUE.get(owed["kind"], "choose")}
-    return {seat_of(st, active): "action"}
+        side, due = owed["side"], DUE.get(owed["kind"], "choose")
+    for seat, s in st["sides"].items():  # (seat_of, written out: asked at every decision)
+        if s == side:
+            return {seat: due}
+    raise KeyError(side)
 
 
 # -- the opening bid (§13, competitive bid) ---------------------------------------------------
@@ -313,7 +338,7 @@ def start_turn(c: Ctx, turn: int) -> None:
     st = c.st
     first = st["initiative"]["side"]
     c.emit({"type": "turn_started", "turn": turn, "first": first})
-    rps = {s: B.rp(st, s) for s in B.SIDES}
+    rps = B.rps(st)
     for side in B.SIDES:
         more = rps[side] > rps[B.OTHER[side]]
         n = D.constants.draw_more_rp if more else D.constants.draw_fewer_or_equal_rp
@@ -481,13 +506,7 @@ def do_play(c: Ctx, seat: str, cmd: dict) -> None:
         raise RulesError(
             said("a face-down card makes one of {actions}", actions=", ".join(GENERIC))
         )
-    check = {
-        "military": check_military_possible,
-        "reinforcement": check_reinforcement,
-        "diplomacy": check_diplomacy,
-        "weather": check_weather,
-    }[action]
-    check(st, side, cmd)
+    CHECKS[action](st, side, cmd)
     c.emit(
         {
             "type": "card_played",
@@ -512,7 +531,7 @@ def do_play(c: Ctx, seat: str, cmd: dict) -> None:
         }
         c.emit({"type": "operation_started", "side": side, "op": op})
         return
-    {"reinforcement": reinforce, "diplomacy": diplomacy, "weather": weather}[action](c, side, cmd)
+    ACTIONS[action](c, side, cmd)
     end_phase(c)
 
 
@@ -683,6 +702,16 @@ def check_military_possible(st: dict, side: str, cmd: dict) -> None:
         raise RulesError(
             said("no force you may direct has a ready counter that can move or attack")
         )
+
+
+# the generic actions: the check of a command, and what it does (military: an operation)
+CHECKS = {
+    "military": check_military_possible,
+    "reinforcement": check_reinforcement,
+    "diplomacy": check_diplomacy,
+    "weather": check_weather,
+}
+ACTIONS = {"reinforcement": reinforce, "diplomacy": diplomacy, "weather": weather}
 
 
 # -- military operations (§7.4, §8) ------------------------------------------------------------

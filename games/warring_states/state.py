@@ -115,7 +115,8 @@ WRITES = {
 
 def evolve(state: State, event: dict[str, Any]) -> State:
     """A new state; only the containers this event writes into are copied (``thaw``).
-    Does what ``apply_in_place`` does, on those copies: keep the two in step."""
+    Does what ``apply_in_place`` does, on those copies: keep the two (and
+    ``rules.Ctx.emit``) in step."""
     new = dict(state)
     kind = event["type"]
     for key in WRITES.get(kind, ()):
@@ -124,10 +125,10 @@ def evolve(state: State, event: dict[str, Any]) -> State:
         new["areas"] = {**state["areas"], **event["areas"]}
     if "track" in event:
         new["track"] = track = dict(state["track"])
-        _set_or_drop(track, event["track"])
+        set_or_drop(track, event["track"])
     if "pool" in event:
         new["pool"] = pool = dict(state["pool"])
-        _set_or_drop(pool, event["pool"])
+        set_or_drop(pool, event["pool"])
     if "op" in event:
         new["op"] = event["op"]
     apply = APPLY.get(kind)
@@ -151,7 +152,7 @@ def _take(cards: list[str], taken: list[str]) -> list[str]:
     return left
 
 
-def _set_or_drop(into: dict, changes: dict) -> None:
+def set_or_drop(into: dict, changes: dict) -> None:
     """The mechanical fields ``track`` and ``pool``: new values, null removes."""
     for key, value in changes.items():
         if value is None:
@@ -161,14 +162,14 @@ def _set_or_drop(into: dict, changes: dict) -> None:
 
 
 def apply_in_place(st: State, ev: dict[str, Any]) -> None:
-    # (``evolve`` does the same on copies: keep the two in step)
+    # (``evolve`` does the same on copies, and so does ``rules.Ctx.emit``: keep them in step)
     if "areas" in ev:
         for area, content in ev["areas"].items():
             st["areas"][area] = content
     if "track" in ev:
-        _set_or_drop(st["track"], ev["track"])
+        set_or_drop(st["track"], ev["track"])
     if "pool" in ev:
-        _set_or_drop(st["pool"], ev["pool"])
+        set_or_drop(st["pool"], ev["pool"])
     if "op" in ev:
         st["op"] = ev["op"]
     apply = APPLY.get(ev["type"])  # None: only the mechanical fields above

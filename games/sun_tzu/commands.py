@@ -41,7 +41,7 @@ from games.sun_tzu.flow import (
     run,
     unused_warlords,
 )
-from games.sun_tzu.state import State, apply_in_place
+from games.sun_tzu.state import State, apply_in_place, remember
 
 # The same decisions, said of the other player.
 THEIR_WORDS = {
@@ -161,22 +161,25 @@ def decide(state: State, seat_name: str, command: Any, rng: Any = None) -> list[
         )
     seat = SEATS.index(seat_name)
     out: list[dict[str, Any]] = []
+    states: list[State] = []  # the state after each event, for the evolve that follows
     st = state.copy()  # decide's private scratch state; the caller's state is never touched
     extra = command.get("reinforce", ())
     if command["type"] != "reinforce":
         if not isinstance(extra, list | tuple):
             raise RulesError(said("reinforce is a list of the cards you discard, one per army"))
         for card in extra:
-            _apply(st, _reinforcement(st, seat, card), out)
+            _apply(st, _reinforcement(st, seat, card), out, states)
     for event in handler(st, seat, command):
-        _apply(st, event, out)
-    run(st, out)
+        _apply(st, event, out, states)
+    run(st, out, states)
+    remember(state, out, states)
     return out
 
 
-def _apply(st: State, event: dict[str, Any], out: list) -> None:
+def _apply(st: State, event: dict[str, Any], out: list, states: list) -> None:
     out.append(event)
     apply_in_place(st, event)
+    states.append(st.copy())
 
 
 def _owes(st: State, seat: int, kind: str) -> None:

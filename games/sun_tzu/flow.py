@@ -485,10 +485,13 @@ _PHASES = {
 }
 
 
-def run(scratch: State, out: list[dict[str, Any]]) -> None:
+def run(scratch: State, out: list[dict[str, Any]], states: list[State] | None = None) -> None:
     """Apply automatic events to a private scratch state, and append them to ``out``,
-    until a decision is owed or the game is over."""
+    until a decision is owed or the game is over; with ``states``, append a copy of the
+    state after each event to it too (``state.remember``)."""
     while scratch.phase != "over" and not owed(scratch):
         for event in auto(scratch):
             apply_in_place(scratch, event)
             out.append(event)
+            if states is not None:
+                states.append(scratch.copy())

@@ -280,10 +280,13 @@ def _warlord_choice(st: State, seat: int, cmd: Mapping[str, Any], extra: bool) -
     return event
 
 
+_PROVINCE_SET = frozenset(PROVINCES)
+
+
 def _cmd_place(st: State, seat: int, cmd: Mapping[str, Any]) -> list:
     _owes(st, seat, "place")
     cards = cmd.get("cards")
-    if not isinstance(cards, Mapping) or set(cards) != set(PROVINCES):
+    if not isinstance(cards, Mapping) or cards.keys() != _PROVINCE_SET:
         raise RulesError(
             said(
                 "place one card in front of each province: {provinces}",
@@ -367,6 +370,8 @@ def _check_plays(st: State, seat: int, plays: Any, before: bool) -> list[dict[st
     as the plays before it leave it (on a scratch copy)."""
     if not isinstance(plays, list):
         raise RulesError(said("warlords is a list of Warlord plays (empty for none)"))
+    if not plays:  # the usual case: no scratch copy to check against
+        return []
     scratch = st.copy()
     checked = []
     for play in plays:

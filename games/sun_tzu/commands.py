@@ -7,7 +7,6 @@ with a sentence for the player and returns no events.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
@@ -293,11 +292,12 @@ def _cmd_place(st: State, seat: int, cmd: Mapping[str, Any]) -> list:
                 provinces=", ".join(PROVINCES),
             )
         )
-    wanted = Counter(cards.values())
-    have = Counter(st.hands[seat])
-    for card, n in wanted.items():
-        if have[card] < n:
-            held = f"only {have[card]}" if have[card] else "none"
+    wanted = list(cards.values())
+    hand = st.hands[seat]
+    for card in dict.fromkeys(wanted):  # five cards: counted in place, no Counters
+        n, have = wanted.count(card), hand.count(card)
+        if have < n:
+            held = f"only {have}" if have else "none"
             raise RulesError(
                 said("you placed {n} × {card!r} but have {held} in hand", n=n, card=card, held=held)
             )

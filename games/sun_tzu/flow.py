@@ -164,19 +164,18 @@ def _emitted(st: State, event: dict[str, Any], out: list, states: list | None) -
         states.append(st.copy())
 
 
+_RESTRAINED = ("7", "8", "9", "10")  # the cards Restraint holds to 6
+
+
 def _reveal(st: State, p: int) -> dict[str, Any]:
     cards = (st.placed[BLUE][p], st.placed[RED][p])
     fired: dict[str, list[str]] = {}
-    restrained = armed(st, BLUE, "restraint") == PROVINCES[p] and cards[BLUE] in (
-        "7",
-        "8",
-        "9",
-        "10",
-    )
+    # The cards are looked at before the plans: most battles fire no Warlord.
+    restrained = cards[BLUE] in _RESTRAINED and armed(st, BLUE, "restraint") == PROVINCES[p]
     countered = (
-        bool(armed(st, RED, "counter_plague"))
-        and cards[BLUE] == PLAGUE
+        cards[BLUE] == PLAGUE
         and not (cards[RED] == PLAGUE and rulings.COUNTER_PLAGUE_WAITS_WHEN_BOTH_PLAY_A_PLAGUE)
+        and bool(armed(st, RED, "counter_plague"))
     )
     if restrained:
         fired["blue"] = ["restraint"]

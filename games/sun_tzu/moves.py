@@ -260,7 +260,8 @@ def _random_placement(st: State, seat: int, rng: Any) -> dict[str, Any]:
         command["supply"] = rng.choice(["largest", "smallest"])
     elif roll < 0.4:
         command["supply"] = rng.sample(list(PROVINCES), 5)
-    spare = [c for c in hand if c not in FRAMED and c not in cards]
-    if st.aside[seat] and spare and rng.random() < 0.05:
-        command["reinforce"] = [rng.choice(spare)]
+    if st.aside[seat]:  # the spare cards matter only with armies set aside
+        spare = [c for c in hand if c not in FRAMED and c not in cards]
+        if spare and rng.random() < 0.05:
+            command["reinforce"] = [rng.choice(spare)]
     return command

@@ -76,6 +76,12 @@ def next_province(st: State) -> int | None:
 def owed(st: State) -> dict[int, str]:
     """Seat index → kind of decision owed now (empty when the flow can go on by itself)."""
     phase = st.phase
+    if phase == "battle" and not st.tasks and not (st.extra[BLUE] or st.extra[RED]):
+        # The flow asks this after every automatic event, mostly between battles: answered
+        # first, as the general case below would answer it.
+        if st.current is None and len(st.fought) < 5 and next_province(st) is None:
+            return {st.privilege: "next_province"}
+        return {}
     out: dict[int, str] = {}
     if phase == "over":
         return out

@@ -452,25 +452,35 @@ EVENT_TYPES = tuple(HANDLERS)
 # folds those very events into that very state with ``evolve``. Remembering them lets that
 # evolve hand back the state already computed instead of applying the event a second time.
 # Identity (``is``), not equality, is checked: only the state object decide was given and
-# the event objects it made are known, anything else is applied as usual. The triple is
-# replaced whole, so a reader in another thread sees one decision's states or another's.
-_passed: tuple[State | None, tuple, tuple] = (None, (), ())
+# the event objects it made are known, anything else is applied as usual. The record is
+# replaced whole, so a reader in another thread sees one decision's states or another's;
+# its cursor (where the next evolve is expected) is only a hint, checked like the rest.
+class _Passed:
+    __slots__ = ("cursor", "events", "start", "states")
+
+    def __init__(self, start: State | None, events: tuple, states: tuple) -> None:
+        self.start, self.events, self.states, self.cursor = start, events, states, 0
+
+
+_passed = _Passed(None, (), ())
 
 
 def remember(start: State, events: list[dict], states: list[State]) -> None:
     """Keep the states ``events`` lead through from ``start`` (each a copy nobody changes)."""
     global _passed
-    _passed = (start, tuple(events), tuple(states))
+    _passed = _Passed(start, tuple(events), tuple(states))
 
 
 def evolve(state: State, event: dict) -> State:
     """Apply one event; total for every event ``decide`` or ``setup`` emits."""
-    start, events, states = _passed
-    for i, known in enumerate(events):
-        if known is event:
-            if (states[i - 1] if i else start) is state:
-                return states[i]
-            break
+    known = _passed
+    events = known.events
+    i = known.cursor
+    if i >= len(events) or events[i] is not event:  # not the expected one: look for it
+        i = next((j for j, e in enumerate(events) if e is event), -1)
+    if i >= 0 and (known.states[i - 1] if i else known.start) is state:
+        known.cursor = i + 1
+        return known.states[i]
     new = state.copy()
     HANDLERS[event["type"]](new, event)
     return new

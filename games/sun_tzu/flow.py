@@ -32,7 +32,7 @@ from games.sun_tzu.owed import (
     unused_warlords,
 )
 from games.sun_tzu.plays import play_error, play_warlord  # noqa: F401
-from games.sun_tzu.state import State, apply_in_place
+from games.sun_tzu.state import HANDLERS, State, apply_in_place
 
 
 # ---------------------------------------------------------------------------------------
@@ -513,6 +513,8 @@ def run(scratch: State, out: list[dict[str, Any]], states: list[State] | None = 
         ):
             _fight(scratch, next_province(scratch), out, states)
             continue
-        for event in auto(scratch):
-            apply_in_place(scratch, event)
-            _emitted(scratch, event, out, states)
+        for event in auto(scratch):  # apply_in_place and _emitted, inlined: every event
+            HANDLERS[event["type"]](scratch, event)
+            out.append(event)
+            if states is not None:
+                states.append(scratch.copy())

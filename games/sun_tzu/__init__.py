@@ -71,7 +71,10 @@ class SunTzu:
 
     @staticmethod
     def pending(state: State) -> dict[str, str]:
-        return {components.SEATS[s]: kind for s, kind in sorted(flow.owed(state).items())}
+        due = flow.owed(state)
+        if len(due) > 1:  # both seats: in seat order
+            due = dict(sorted(due.items()))
+        return {components.SEATS[s]: kind for s, kind in due.items()}
 
     @staticmethod
     def outcome(state: State) -> dict[str, Any] | None:

@@ -7,7 +7,6 @@ with a sentence for the player and returns no events.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
@@ -41,7 +40,7 @@ from games.sun_tzu.flow import (
     run,
     unused_warlords,
 )
-from games.sun_tzu.state import State, apply_in_place
+from games.sun_tzu.state import State, apply_in_place, remember
 
 # The same decisions, said of the other player.
 THEIR_WORDS = {
@@ -161,22 +160,25 @@ def decide(state: State, seat_name: str, command: Any, rng: Any = None) -> list[
         )
     seat = SEATS.index(seat_name)
     out: list[dict[str, Any]] = []
+    states: list[State] = []  # the state after each event, for the evolve that follows
     st = state.copy()  # decide's private scratch state; the caller's state is never touched
     extra = command.get("reinforce", ())
     if command["type"] != "reinforce":
         if not isinstance(extra, list | tuple):
             raise RulesError(said("reinforce is a list of the cards you discard, one per army"))
         for card in extra:
-            _apply(st, _reinforcement(st, seat, card), out)
+            _apply(st, _reinforcement(st, seat, card), out, states)
     for event in handler(st, seat, command):
-        _apply(st, event, out)
-    run(st, out)
+        _apply(st, event, out, states)
+    run(st, out, states)
+    remember(state, out, states)
     return out
 
 
-def _apply(st: State, event: dict[str, Any], out: list) -> None:
+def _apply(st: State, event: dict[str, Any], out: list, states: list) -> None:
     out.append(event)
     apply_in_place(st, event)
+    states.append(st.copy())
 
 
 def _owes(st: State, seat: int, kind: str) -> None:
@@ -277,21 +279,25 @@ def _warlord_choice(st: State, seat: int, cmd: Mapping[str, Any], extra: bool) -
     return event
 
 
+_PROVINCE_SET = frozenset(PROVINCES)
+
+
 def _cmd_place(st: State, seat: int, cmd: Mapping[str, Any]) -> list:
     _owes(st, seat, "place")
     cards = cmd.get("cards")
-    if not isinstance(cards, Mapping) or set(cards) != set(PROVINCES):
+    if not isinstance(cards, Mapping) or cards.keys() != _PROVINCE_SET:
         raise RulesError(
             said(
                 "place one card in front of each province: {provinces}",
                 provinces=", ".join(PROVINCES),
             )
         )
-    wanted = Counter(cards.values())
-    have = Counter(st.hands[seat])
-    for card, n in wanted.items():
-        if have[card] < n:
-            held = f"only {have[card]}" if have[card] else "none"
+    wanted = list(cards.values())
+    hand = st.hands[seat]
+    for card in dict.fromkeys(wanted):  # five cards: counted in place, no Counters
+        n, have = wanted.count(card), hand.count(card)
+        if have < n:
+            held = f"only {have}" if have else "none"
             raise RulesError(
                 said("you placed {n} × {card!r} but have {held} in hand", n=n, card=card, held=held)
             )
@@ -364,6 +370,8 @@ def _check_plays(st: State, seat: int, plays: Any, before: bool) -> list[dict[st
     as the plays before it leave it (on a scratch copy)."""
     if not isinstance(plays, list):
         raise RulesError(said("warlords is a list of Warlord plays (empty for none)"))
+    if not plays:  # the usual case: no scratch copy to check against
+        return []
     scratch = st.copy()
     checked = []
     for play in plays:

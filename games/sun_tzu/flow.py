@@ -32,7 +32,7 @@ from games.sun_tzu.owed import (
     unused_warlords,
 )
 from games.sun_tzu.plays import play_error, play_warlord  # noqa: F401
-from games.sun_tzu.state import State, apply_in_place
+from games.sun_tzu.state import HANDLERS, State, apply_in_place
 
 
 # ---------------------------------------------------------------------------------------
@@ -117,8 +117,7 @@ def order_named(seat: int, provinces: list[str]) -> dict[str, Any]:
 
 def _battle(st: State) -> list[dict[str, Any]]:
     if st.current is None:
-        if len(st.fought) < 5:
-            return _fight(st, next_province(st))
+        # A province left to fight is ``run``'s (``_fight``): it applies the battle as it goes.
         seats = [SEATS[s] for s in (BLUE, RED) if any(w not in st.spent[s] for w in st.kept[s])]
         if st.round in rulings.AFTER_BATTLES_ROUNDS and seats:
             return [{"type": "window_opened", "visible_to": "all", "seats": seats}]
@@ -128,39 +127,55 @@ def _battle(st: State) -> list[dict[str, Any]]:
     return _after_battle(st)
 
 
-def _fight(st: State, p: int) -> list[dict[str, Any]]:
-    """The battle in province ``p``: one ``battle`` event when nothing interrupts it (no
-    decision, no event card, no recycling), else its parts (``battle_revealed``,
-    ``battle_resolved``, ..., ``battle_ended``) so that a decision can come in between."""
+def _fight(st: State, p: int, out: list, states: list | None) -> None:
+    """The battle in province ``p``, applied to ``run``'s scratch state as it is made: one
+    ``battle`` event when nothing interrupts it (no decision, no event card, no recycling),
+    else its parts (``battle_revealed``, ``battle_resolved``, ..., ``battle_ended``) so that
+    a decision can come in between. Each part is applied once, where it is needed to see
+    what comes next; the ``battle`` event then leaves the state its parts left, ended."""
     revealed = _reveal(st, p)
+    apply_in_place(st, revealed)
     if revealed["tasks"]:
-        return [revealed]
-    scratch = st.copy()
-    apply_in_place(scratch, revealed)
-    resolved = _resolve(scratch)
-    if resolved["tasks"]:
-        return [revealed, resolved]
-    apply_in_place(scratch, resolved)
-    after = _after_battle(scratch)
-    if len(after) > 1 or after[0]["type"] != "battle_ended":
-        return [revealed, resolved, *after]
-    return [{**revealed, "type": "battle", "result": resolved["result"],
-             "resolution": resolved["moves"]}]  # fmt: skip
+        _emitted(st, revealed, out, states)
+        return
+    after_reveal = None if states is None else st.copy()
+    resolved = _resolve(st)
+    apply_in_place(st, resolved)
+    after = [] if resolved["tasks"] else _after_battle(st)
+    if len(after) == 1 and after[0]["type"] == "battle_ended":
+        fought = {**revealed, "type": "battle", "result": resolved["result"],
+                  "resolution": resolved["moves"]}  # fmt: skip
+        apply_in_place(st, {"type": "battle_ended"})
+        _emitted(st, fought, out, states)
+        return
+    out.append(revealed)
+    _emitted(st, resolved, out, states)
+    if states is not None:
+        states.insert(-1, after_reveal)
+    for event in after:
+        apply_in_place(st, event)
+        _emitted(st, event, out, states)
+
+
+def _emitted(st: State, event: dict[str, Any], out: list, states: list | None) -> None:
+    """``event``, already applied to ``st``: out it goes, with the state it left."""
+    out.append(event)
+    if states is not None:
+        states.append(st.copy())
+
+
+_RESTRAINED = ("7", "8", "9", "10")  # the cards Restraint holds to 6
 
 
 def _reveal(st: State, p: int) -> dict[str, Any]:
     cards = (st.placed[BLUE][p], st.placed[RED][p])
     fired: dict[str, list[str]] = {}
-    restrained = armed(st, BLUE, "restraint") == PROVINCES[p] and cards[BLUE] in (
-        "7",
-        "8",
-        "9",
-        "10",
-    )
+    # The cards are looked at before the plans: most battles fire no Warlord.
+    restrained = cards[BLUE] in _RESTRAINED and armed(st, BLUE, "restraint") == PROVINCES[p]
     countered = (
-        bool(armed(st, RED, "counter_plague"))
-        and cards[BLUE] == PLAGUE
+        cards[BLUE] == PLAGUE
         and not (cards[RED] == PLAGUE and rulings.COUNTER_PLAGUE_WAITS_WHEN_BOTH_PLAY_A_PLAGUE)
+        and bool(armed(st, RED, "counter_plague"))
     )
     if restrained:
         fired["blue"] = ["restraint"]
@@ -485,10 +500,21 @@ _PHASES = {
 }
 
 
-def run(scratch: State, out: list[dict[str, Any]]) -> None:
+def run(scratch: State, out: list[dict[str, Any]], states: list[State] | None = None) -> None:
     """Apply automatic events to a private scratch state, and append them to ``out``,
-    until a decision is owed or the game is over."""
+    until a decision is owed or the game is over; with ``states``, append a copy of the
+    state after each event to it too (``state.remember``)."""
     while scratch.phase != "over" and not owed(scratch):
-        for event in auto(scratch):
-            apply_in_place(scratch, event)
+        if (
+            scratch.phase == "battle"
+            and not scratch.tasks
+            and scratch.current is None
+            and len(scratch.fought) < 5
+        ):
+            _fight(scratch, next_province(scratch), out, states)
+            continue
+        for event in auto(scratch):  # apply_in_place and _emitted, inlined: every event
+            HANDLERS[event["type"]](scratch, event)
             out.append(event)
+            if states is not None:
+                states.append(scratch.copy())

@@ -28,6 +28,26 @@ from games.sun_tzu.components import (
 from games.sun_tzu.flow import holds, owed, play_error, unused_warlords
 from games.sun_tzu.state import State, evolve
 
+# Warlords in a fixed order (random play draws in it), sorted once, not per command.
+_ACTIVE_SORTED = tuple(sorted(ACTIVE_WARLORDS))
+_REACTIVE_SORTED = tuple(sorted(REACTIVE_WARLORDS))
+# Every Warlord play with targets there could be, per Warlord (``warlord_plays`` checks
+# which of them the board allows now): built once.
+_CANDIDATES = {
+    warlord: (
+        tuple(
+            {"warlord": warlord, "from": PROVINCES[a], "to": PROVINCES[b]}
+            for a in range(5)
+            for b in sorted(rulings.ADJACENT[a])
+        )
+        if warlord == "manoeuvre"
+        else tuple({"warlord": warlord, "province": p} for p in PROVINCES)
+        if warlord in ("remove", "reinforce")
+        else ({"warlord": warlord},)
+    )
+    for warlord in ACTIVE_WARLORDS
+}
+
 
 def legal(st: State, seat_name: str) -> list[dict[str, Any]]:
     seat = SEATS.index(seat_name)
@@ -161,20 +181,11 @@ def _after_battles(st: State, seat: int) -> list[dict[str, Any]]:
 def warlord_plays(st: State, seat: int) -> list[dict[str, Any]]:
     """Every Warlord play with targets this seat could make against the board as it is."""
     out: list[dict[str, Any]] = []
-    for warlord in sorted(ACTIVE_WARLORDS):
+    for warlord in _ACTIVE_SORTED:
         if not holds(st, seat, warlord):
             continue
-        if warlord == "manoeuvre":
-            candidates = [
-                {"warlord": warlord, "from": PROVINCES[a], "to": PROVINCES[b]}
-                for a in range(5)
-                for b in sorted(rulings.ADJACENT[a])
-            ]
-        elif warlord in ("remove", "reinforce"):
-            candidates = [{"warlord": warlord, "province": p} for p in PROVINCES]
-        else:
-            candidates = [{"warlord": warlord}]
-        out.extend(c for c in candidates if not play_error(st, seat, c))
+        # copies: a caller may keep or change the play it is given
+        out.extend(dict(c) for c in _CANDIDATES[warlord] if not play_error(st, seat, c))
     return out
 
 
@@ -235,7 +246,7 @@ def _random_placement(st: State, seat: int, rng: Any) -> dict[str, Any]:
     if plays:
         command["warlords"] = plays
     arm = {}
-    for warlord in sorted(REACTIVE_WARLORDS):
+    for warlord in _REACTIVE_SORTED:
         if holds(st, seat, warlord) and rng.random() < 0.5:
             arm[warlord] = rng.choice(PROVINCES) if warlord == "restraint" else True
     if arm:
@@ -249,7 +260,8 @@ def _random_placement(st: State, seat: int, rng: Any) -> dict[str, Any]:
         command["supply"] = rng.choice(["largest", "smallest"])
     elif roll < 0.4:
         command["supply"] = rng.sample(list(PROVINCES), 5)
-    spare = [c for c in hand if c not in FRAMED and c not in cards]
-    if st.aside[seat] and spare and rng.random() < 0.05:
-        command["reinforce"] = [rng.choice(spare)]
+    if st.aside[seat]:  # the spare cards matter only with armies set aside
+        spare = [c for c in hand if c not in FRAMED and c not in cards]
+        if spare and rng.random() < 0.05:
+            command["reinforce"] = [rng.choice(spare)]
     return command

@@ -76,20 +76,36 @@ def next_province(st: State) -> int | None:
 def owed(st: State) -> dict[int, str]:
     """Seat index → kind of decision owed now (empty when the flow can go on by itself)."""
     phase = st.phase
+    if phase == "battle" and not st.tasks and not (st.extra[BLUE] or st.extra[RED]):
+        # The flow asks this after every automatic event, mostly between battles: answered
+        # first, as the general case below would answer it.
+        if st.current is None and len(st.fought) < 5 and next_province(st) is None:
+            return {st.privilege: "next_province"}
+        return {}
     out: dict[int, str] = {}
     if phase == "over":
         return out
-    for seat in (BLUE, RED):
-        if st.extra[seat]:
-            out[seat] = "extra_warlord"
-    if phase == "warlords":
-        for seat in (BLUE, RED):
-            if not st.kept[seat]:
-                out.setdefault(seat, "choose_warlord")
+    # Unrolled over the two seats: the flow asks this after every automatic event.
+    extra = st.extra
+    if extra[BLUE]:
+        out[BLUE] = "extra_warlord"
+    if extra[RED]:
+        out[RED] = "extra_warlord"
+    if phase == "battle" and not st.tasks:
+        if st.current is None and len(st.fought) < 5 and next_province(st) is None:
+            out.setdefault(st.privilege, "next_province")
+    elif phase == "warlords":
+        kept = st.kept
+        if not kept[BLUE]:
+            out.setdefault(BLUE, "choose_warlord")
+        if not kept[RED]:
+            out.setdefault(RED, "choose_warlord")
     elif phase == "place":
-        for seat in (BLUE, RED):
-            if st.placed[seat] is None:
-                out.setdefault(seat, "place")
+        placed = st.placed
+        if placed[BLUE] is None:
+            out.setdefault(BLUE, "place")
+        if placed[RED] is None:
+            out.setdefault(RED, "place")
     elif phase == "draw":
         for seat in (BLUE, RED):
             drawn = st.drawn[seat]
@@ -99,11 +115,10 @@ def owed(st: State) -> dict[int, str]:
         task = st.tasks[0]
         if task_moves(st, task) is None:
             out.setdefault(SEATS.index(task["seat"]), "sources")
-    elif phase == "battle":
-        if st.current is None and len(st.fought) < 5 and next_province(st) is None:
-            out.setdefault(st.privilege, "next_province")
     elif phase == "after":
-        for seat in (BLUE, RED):
-            if st.window[seat] is None:
-                out.setdefault(seat, "after_battles")
+        window = st.window
+        if window[BLUE] is None:
+            out.setdefault(BLUE, "after_battles")
+        if window[RED] is None:
+            out.setdefault(RED, "after_battles")
     return out

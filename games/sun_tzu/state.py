@@ -121,21 +121,34 @@ def remove_cards(hand: tuple[str, ...], cards: Any) -> tuple[str, ...]:
 
 # ---------------------------------------------------------------------------------------
 # Army locations: "reserve", "aside", a province name, or "marker@<province>".
+# Each location read once from a table (not parsed per move): moves are most of what
+# evolve does, a few per battle.
+_RESERVE, _ASIDE = -1, -2
+_PLACES = {
+    "reserve": (False, _RESERVE),
+    "aside": (False, _ASIDE),
+    **{name: (False, p) for name, p in PROVINCE_INDEX.items()},
+    **{f"marker@{name}": (True, p) for name, p in PROVINCE_INDEX.items()},
+}
+
+
 def _add(st: State, seat: int, where: str, n: int) -> None:
-    if where == "reserve":
-        st.reserve = with_seat(st.reserve, seat, st.reserve[seat] + n)
-    elif where == "aside":
-        st.aside = with_seat(st.aside, seat, st.aside[seat] + n)
-    elif where.startswith("marker@"):
-        p = PROVINCE_INDEX[where[7:]]
-        m = list(st.markers)
-        m[p] = with_seat(m[p], seat, m[p][seat] + n)
-        st.markers = tuple(m)
+    marker, p = _PLACES[where]
+    if p == _RESERVE:
+        pair = st.reserve
+        st.reserve = (pair[0] + n, pair[1]) if seat == 0 else (pair[0], pair[1] + n)
+    elif p == _ASIDE:
+        pair = st.aside
+        st.aside = (pair[0] + n, pair[1]) if seat == 0 else (pair[0], pair[1] + n)
     else:
-        p = PROVINCE_INDEX[where]
-        a = list(st.armies)
-        a[p] = with_seat(a[p], seat, a[p][seat] + n)
-        st.armies = tuple(a)
+        board = st.markers if marker else st.armies
+        pair = board[p]
+        pair = (pair[0] + n, pair[1]) if seat == 0 else (pair[0], pair[1] + n)
+        board = (*board[:p], pair, *board[p + 1 :])
+        if marker:
+            st.markers = board
+        else:
+            st.armies = board
 
 
 def move_armies(st: State, moves: Any) -> None:
@@ -434,8 +447,40 @@ HANDLERS = {
 EVENT_TYPES = tuple(HANDLERS)
 
 
+# The states the last decision passed through: ``decide`` computes the state after each
+# event it emits anyway (it must, to know what comes next), and its caller then usually
+# folds those very events into that very state with ``evolve``. Remembering them lets that
+# evolve hand back the state already computed instead of applying the event a second time.
+# Identity (``is``), not equality, is checked: only the state object decide was given and
+# the event objects it made are known, anything else is applied as usual. The record is
+# replaced whole, so a reader in another thread sees one decision's states or another's;
+# its cursor (where the next evolve is expected) is only a hint, checked like the rest.
+class _Passed:
+    __slots__ = ("cursor", "events", "start", "states")
+
+    def __init__(self, start: State | None, events: tuple, states: tuple) -> None:
+        self.start, self.events, self.states, self.cursor = start, events, states, 0
+
+
+_passed = _Passed(None, (), ())
+
+
+def remember(start: State, events: list[dict], states: list[State]) -> None:
+    """Keep the states ``events`` lead through from ``start`` (each a copy nobody changes)."""
+    global _passed
+    _passed = _Passed(start, tuple(events), tuple(states))
+
+
 def evolve(state: State, event: dict) -> State:
     """Apply one event; total for every event ``decide`` or ``setup`` emits."""
+    known = _passed
+    events = known.events
+    i = known.cursor
+    if i >= len(events) or events[i] is not event:  # not the expected one: look for it
+        i = next((j for j, e in enumerate(events) if e is event), -1)
+    if i >= 0 and (known.states[i - 1] if i else known.start) is state:
+        known.cursor = i + 1
+        return known.states[i]
     new = state.copy()
     HANDLERS[event["type"]](new, event)
     return new

@@ -33,7 +33,9 @@ unfinished). Then the check: every event an acknowledged command was answered wi
 its game's stream at its seq with the same hash (an answer to a retry, which carries no
 events, only says the stream reached its version); every finished game's record (the
 replay store's, else made from the stream) verifies (``replays.verify``). What fails
-either is ``soak_lost_events``.
+either is ``soak_lost_events``. Also counted as errors: a process of the stack not running
+at the end, and a game whose read models the projector has not brought to its stream's
+version within 60 s of the players' stop.
 
 RSS: the stack's processes and their children (every web and Celery process and the
 projector; Redis is not counted), sampled every 2 s. The warm-up is the first 20% of the
@@ -215,10 +217,9 @@ def check(store: RedisEventStore, players: Players) -> tuple[int, list[str]]:
         ):
             lost += 1
             why.append(f"{game_id}: acknowledged event {seq} not in its stream")
-    replays = ReplayStore(store.redis)
-    for game in list(players.games.values()):
-        if not game.over:
-            continue
+    finished = [game for game in list(players.games.values()) if game.over]
+    replays = ReplayStore(store.redis) if finished else None
+    for game in finished:
         try:
             record = replays.get(game.game_id) if replays.exists(game.game_id) else None
             if record is None:
@@ -233,6 +234,11 @@ def check(store: RedisEventStore, players: Players) -> tuple[int, list[str]]:
         if report.divergence is not None:
             lost += record.header["events"]
             why.append(f"{game.game_id}: does not verify: {report.sentence}")
+    if finished:
+        err.log(
+            f"the end check: {len(players.tally.acks)} acknowledged events looked for, "
+            f"{len(finished)} finished games verified"
+        )
     return lost, why
 
 
@@ -267,12 +273,32 @@ def run(args: argparse.Namespace) -> int:
                     soak.note("the run was extended until the disruptions were over")
                 players.close(GRACE)
                 live.update(soak.line())
+            err.print()
+            behind = projector_behind(store, players)
             stopped = [n for n, m in stack.members.items() if not m.running]
             soak.done.set()
             for thread in threads:
                 thread.join(120)
             lost, why = check(store, players)
-        return report(soak, players, lost, why, stopped)
+        errors = [f"{name} was not running at the end" for name in stopped]
+        errors += [f"the projector's read models are behind on {g}" for g in behind[:20]]
+        return report(soak, players, lost, why, errors)
+
+
+def projector_behind(store: RedisEventStore, players: Players, patience: float = 60) -> list[str]:
+    """The games whose read models (``events.readmodels``: lobby, finished games …) are not
+    at their stream's version ``patience`` seconds after the players stopped: what the
+    projector, killed with SIGKILL in the middle, failed to catch up on."""
+    from events.readmodels import ReadModels
+
+    models = ReadModels(store.redis, store.partitions)
+    deadline = time.monotonic() + patience
+    while True:
+        behind = [g for g in list(players.games)
+                  if models.position(g) < store.version(g)]  # fmt: skip
+        if not behind or time.monotonic() > deadline:
+            return behind
+        time.sleep(1)
 
 
 def rss_growth(samples: list[tuple[float, float]], seconds: float) -> tuple[float, float, float]:
@@ -286,10 +312,10 @@ def rss_growth(samples: list[tuple[float, float]], seconds: float) -> tuple[floa
     return growth, 100 * growth / warm[-1], warm[-1]
 
 
-def report(soak: Soak, players: Players, lost: int, why: list[str], stopped: list[str]) -> int:
+def report(soak: Soak, players: Players, lost: int, why: list[str], stack_errors: list[str]) -> int:
     tally = players.tally
     errors = list(tally.errors) + [f"stream refused: {s}" for s in players.streams.refused]
-    errors += [f"{name} was not running at the end" for name in stopped]
+    errors += stack_errors
     growth, pct, baseline = rss_growth(soak.samples, soak.seconds)
     latencies = sorted(tally.latencies)
     p99 = 1000 * latencies[int(0.99 * (len(latencies) - 1))] if latencies else float("nan")

@@ -10,8 +10,11 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
+
+from bench.soak import check, rss_growth
 
 ROOT = Path(__file__).resolve().parent.parent
 FIGURES = {
@@ -57,3 +60,27 @@ def test_a_short_soak_loses_nothing_and_fails_nothing(tmp_path):
 def test_figure_lines_that_do_not_parse_are_refused():
     with pytest.raises(AssertionError):
         figures("soak_commands: 3 commands\nsoak_errors: many errors\n")
+
+
+class Stream:
+    """An event store of one game, as ``bench.soak.check`` reads it."""
+
+    redis = None
+
+    def read(self, game_id, after=0):
+        return [SimpleNamespace(seq=1, hash="a"), SimpleNamespace(seq=2, hash="b")]
+
+
+def played(acks):
+    return SimpleNamespace(tally=SimpleNamespace(acks=acks), games={})
+
+
+def test_the_end_check_counts_what_was_acknowledged_but_is_not_in_the_stream():
+    assert check(Stream(), played([("g", 1, "a"), ("g", 2, "b"), ("g", 2, None)]))[0] == 0
+    lost, why = check(Stream(), played([("g", 2, "x"), ("g", 3, "c"), ("g", 3, None)]))
+    assert lost == 3 and len(why) == 3
+
+
+def test_rss_growth_is_the_worst_sample_after_the_warm_up():
+    samples = [(1, 100.0), (2, 110.0), (5, 130.0), (9, 105.0)]
+    assert rss_growth(samples, seconds=10) == (20.0, 100 * 20 / 110, 110.0)

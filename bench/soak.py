@@ -2,7 +2,8 @@
 the HTTP API and the live streams, while the service is restarted under them.
 
     python -m bench.soak [--players 200] [--minutes 10 | --seconds S] [--think 1.5]
-                         [--ai-share 0.3] [--stream-share 0.5] [--games-each 2] [--seed 1]
+                         [--ai-share 0.3] [--stream-share 0.5] [--ws-share 0.1]
+                         [--games-each 2] [--seed 1]
 
 The service runs as separate processes (``bench.stack``, each from its Procfile line):
 two web processes (``web1``, ``web2``: gunicorn on two ports, ``WEB_CONCURRENCY`` 1
@@ -14,9 +15,10 @@ the Celery broker is db 1 of the same server. The write rate limit is raised out
 way (every player comes from 127.0.0.1) and so is the number of streams per client.
 
 The players (``bench.soak_players``): each has its own identity (session cookie) and
-plays ``--games-each`` games at once, Sun Tzu, against another player or (a share
-``--ai-share``) against the AI (``ai:easy``), thinking ``--think`` seconds on average
-(uniformly 0.3–1.7 times it) between looks at a game; a share ``--stream-share`` of the
+plays ``--games-each`` games at once, Sun Tzu or (a share ``--ws-share``) Warring
+States, against another player or (a share ``--ai-share``) against the AI (``ai:easy``),
+thinking ``--think`` seconds on average (uniformly 0.3–1.7 times it) between looks at a
+game; a share ``--stream-share`` of the
 games is followed through its live stream (``GET /api/games/<id>/stream``), the others
 polled through ``GET /api/games/<id>/events``. A game over, its players start another.
 Requests go to either web process; one refused or dropped (a restart) is sent again to
@@ -258,7 +260,8 @@ def run(args: argparse.Namespace) -> int:
                 os.environ.get("BINGFA_PARTITIONS", 16)))  # fmt: skip
             web = Web(ports)
             players = Players(web, ports, store, args.players, args.think, args.ai_share,
-                              args.stream_share, args.games_each, args.seed)  # fmt: skip
+                              args.stream_share, args.games_each, args.seed,
+                              ws_share=args.ws_share)  # fmt: skip
             soak = Soak(stack, players, seconds)
             threads = [threading.Thread(target=soak.sample_rss, daemon=True),
                        threading.Thread(target=soak.disrupt, daemon=True)]  # fmt: skip
@@ -333,6 +336,7 @@ def report(soak: Soak, players: Players, lost: int, why: list[str], stack_errors
         f"{tally.stale}; connection retries {players.web.retries}; stream events "
         f"{streams.events}, streams opened {streams.opened} (again {streams.reopened})"
     )
+    print("games by kind: " + ", ".join(f"{k} {n}" for k, n in sorted(tally.kinds.items())))
     print(
         f"command p50 {p50:.1f} ms; RSS (web, workers, projector; not Redis) {baseline:.0f} MB "
         f"after warm-up, {last:.0f} MB at the end, {len(soak.samples)} samples"
@@ -356,6 +360,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--ai-share", type=float, default=0.3, help="share of games against the AI")
     p.add_argument("--stream-share", type=float, default=0.5,
                    help="share of games followed through their live stream")  # fmt: skip
+    p.add_argument("--ws-share", type=float, default=0.1,
+                   help="share of games of Warring States (the rest Sun Tzu)")  # fmt: skip
     p.add_argument("--games-each", type=int, default=2, help="games a player plays at once")
     p.add_argument("--seed", type=int, default=1)
     return p

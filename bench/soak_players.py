@@ -1,5 +1,6 @@
 """The soak's simulated players: each has an identity (its session cookie), plays a few
-asynchronous games at once (against another player, or against the AI), thinks between
+asynchronous games at once (Sun Tzu, or a share of Warring States; against another player,
+or against the AI), thinks between
 looks at a game, and starts another game when one ends, until the time is up.
 
 Scheduling: a heap of (when, action) and a pool of threads that run the actions that are
@@ -26,6 +27,7 @@ import random
 import threading
 import time
 import uuid
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,8 +37,8 @@ from bench.soak_client import Answer, Streams, Unanswered, Web
 from events.projector import LoadedGame, apply, load
 from events.redis_store import RedisEventStore
 
-GAME = "sun-tzu"
-OPTIONS = {"variant": "standard"}
+# the kinds played, with their options (the second is played by a share ``ws_share``)
+KINDS = {"sun-tzu": {"variant": "standard"}, "warring-states": {}}
 AI_SEAT = "ai:easy"
 FALLBACK = 20.0  # seconds: a streamed game is looked at anyway (a lost wake-up)
 
@@ -48,6 +50,7 @@ class Tally:
     errors: list[str] = field(default_factory=list)
     stale: int = 0  # 409s for a stale expected_version (a simultaneous move): not errors
     started: int = 0
+    kinds: Counter = field(default_factory=Counter)  # games started, by kind and opponent
     finished: int = 0
     acks: list[tuple[str, int, str | None]] = field(default_factory=list)  # (game, seq, hash)
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -81,13 +84,14 @@ class Players:
 
     def __init__(self, web: Web, ports: list[int], store: RedisEventStore, count: int,
                  think: float, ai_share: float, stream_share: float, games_each: int,
-                 seed: int, threads: int = 24) -> None:  # fmt: skip
+                 seed: int, ws_share: float = 0.0, threads: int = 24) -> None:  # fmt: skip
         self.web, self.store, self.think = web, store, think
         self.ai_share, self.stream_share, self.games_each = ai_share, stream_share, games_each
         self.rng = random.Random(seed)
         self.rng_lock = threading.Lock()
         self.players = [Player(i) for i in range(count)]
-        self.rules = games.get(GAME)
+        self.ws_share = ws_share
+        self.seats = {kind: games.get(kind).seats for kind in KINDS}
         self.tally = Tally()
         self.games: dict[str, Game] = {}
         self.heap: list[tuple[float, int, Callable[[], None]]] = []
@@ -203,17 +207,19 @@ class Players:
                 return
             player.games += 1
         other = None if against_ai else self.opponent_for(player)
-        seats = {"blue": "human", "red": "human" if other else AI_SEAT}
-        body = {"game": GAME, "options": OPTIONS, "seats": seats}
+        kind = "warring-states" if self.chance(self.ws_share) else "sun-tzu"
+        first, second = self.seats[kind]
+        seats = {first: "human", second: "human" if other else AI_SEAT}
+        body = {"game": kind, "options": KINDS[kind], "seats": seats}
         answer = self.call(player, "POST", "/api/games", body=body)
         if not self.expect(answer, 201, "POST /api/games"):
             self.release(player, other)
             return
         game_id = answer.body["game_id"]
         tokens = {seat: link.get("token") for seat, link in answer.body["seats"].items()}
-        mine = {"blue": (player, tokens["blue"])}
+        mine = {first: (player, tokens[first])}
         if other is not None:
-            mine["red"] = (other, tokens["red"])
+            mine[second] = (other, tokens[second])
         for seat, (who, token) in mine.items():
             if not self.join(who, game_id, seat, token):
                 self.release(player, other)
@@ -222,8 +228,9 @@ class Players:
         with self.tally.lock:
             self.games[game_id] = game
             self.tally.started += 1
+            self.tally.kinds[f"{kind} vs {'a player' if other else 'the AI'}"] += 1
         if game.streamed:
-            self.streams.follow(game_id, tokens["blue"], lambda: game.loaded.version)
+            self.streams.follow(game_id, tokens[first], lambda: game.loaded.version)
         for seat in mine:
             self.look_later(game, seat, self.thinking())
 
@@ -292,7 +299,7 @@ class Players:
     def move(self, game: Game, seat: str, player: Player, token: str) -> None:
         with self.rng_lock:
             seed = self.rng.random()
-        command = self.rules.random_command(game.loaded.state, seat, random.Random(seed))
+        command = game.loaded.rules.random_command(game.loaded.state, seat, random.Random(seed))
         if command is None:
             return
         body = {"command": command, "expected_version": game.loaded.version}

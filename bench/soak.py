@@ -106,10 +106,6 @@ class Soak:
             self._disrupt()
         finally:
             self.disrupted.set()
-        # The processes this thread started ask for SIGTERM when their parent goes away
-        # (``service.pdeath``), and for the kernel the parent is the thread that forked
-        # them: it lives on until the end of the run.
-        self.done.wait()
 
     def _disrupt(self) -> None:
         """The rolling restart at half time, the projector's kill -9 at two thirds (or as

@@ -6,7 +6,10 @@ whole process tree). The harness of the Redis Cluster deployment test and of
 
 Each process runs in a session of its own (so a stop reaches gunicorn's or Celery's own
 children through the process group) and asks the kernel for SIGTERM when this process
-dies (``service.pdeath``), so a crashed test or bench leaves nothing behind.
+dies (``service.pdeath``), so a crashed test or bench leaves nothing behind. For the
+kernel, a child's parent is the *thread* that forked it: every process is started from
+one thread the stack keeps until it is closed, so a restart made from a short-lived
+thread (a bench's disruptions) does not kill what it started when that thread ends.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -65,6 +69,7 @@ class Stack:
         self.env = base
         self.members: dict[str, Member] = {}
         self.procfile = procfile_commands()
+        self._spawner = ThreadPoolExecutor(1, thread_name_prefix="stack-spawner")
 
     def add(self, name: str, kind: str | None = None, command: str | None = None,
             **env: str) -> Member:  # fmt: skip
@@ -77,13 +82,19 @@ class Stack:
 
     def start(self, *names: str) -> None:
         """Start the named processes (all of them if none is named)."""
-        supervisor = os.getpid()
         for name in names or tuple(self.members):
             member = self.members[name]
             if member.running:
                 continue
-            log = member.log.open("ab")
-            member.popen = subprocess.Popen(
+            member.popen = self._spawner.submit(self._spawn, member).result()
+            member.starts += 1
+
+    @staticmethod
+    def _spawn(member: Member) -> subprocess.Popen:
+        """Runs on the spawner thread (see the module's docstring)."""
+        supervisor = os.getpid()
+        with member.log.open("ab") as log:
+            return subprocess.Popen(
                 ["sh", "-c", f"exec {member.command}"],
                 env=member.env,
                 stdin=subprocess.DEVNULL,
@@ -92,8 +103,6 @@ class Stack:
                 start_new_session=True,
                 preexec_fn=lambda: set_parent_death_signal(signal.SIGTERM, parent=supervisor),
             )
-            log.close()
-            member.starts += 1
 
     def _signal(self, member: Member, signum: int) -> None:
         if member.popen is None:
@@ -148,6 +157,7 @@ class Stack:
     def close(self) -> None:
         for name in reversed(tuple(self.members)):
             self.stop(name, timeout=10)
+        self._spawner.shutdown()
 
     def __enter__(self) -> Stack:
         return self

@@ -3,7 +3,7 @@
 A payload stored compressed is one byte, the number of its dictionary here, then the raw
 deflate of its canonical JSON made with that dictionary; so these bytes are part of the
 stored format. A dictionary in use is NEVER edited or removed (``tests/events/
-test_payload_packing.py`` pins each one's sha256): a better one is added under a new
+test_stored_layouts.py`` pins each one's sha256): a better one is added under a new
 number and ``NEWEST`` points the game at it; entries written before keep reading with
 theirs. Numbers are 1 to 122: a stored payload starting with ``{`` (123) is plain JSON.
 

@@ -166,7 +166,6 @@ class _Packer:
 
 
 _packers = {game: _Packer(number) for game, number in NEWEST.items()}
-_inflaters = {n: zlib.decompressobj(-15, d) for n, d in DICTIONARIES.items()}
 
 
 def pack(game: str | None, payload_json: bytes) -> bytes:
@@ -180,8 +179,12 @@ def unpack(stored: bytes) -> bytes:
     """The canonical JSON a stored payload holds (plain JSON as it is)."""
     if not stored or stored[0] == _PLAIN:
         return stored
-    inflater = _inflaters.get(stored[0])
-    if inflater is None:
+    zdict = DICTIONARIES.get(stored[0])
+    if zdict is None:
         raise ValueError(f"a payload packed with dictionary {stored[0]}, which this release lacks")
-    inflate = inflater.copy()
-    return inflate.decompress(stored[1:]) + inflate.flush()
+    # a fresh inflater is cheaper than copying a primed one (no window to copy)
+    inflate = zlib.decompressobj(-15, zdict)
+    payload_json = inflate.decompress(stored[1:])
+    if not inflate.eof:
+        raise ValueError("a packed payload is cut short")
+    return payload_json

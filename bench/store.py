@@ -9,8 +9,8 @@ the end. Both sides of every comparison use the same Redis, the same client and 
 connection settings, one round trip per batch on the raw side.
 
 (a) appends/s: ``RedisEventStore.append`` (schema check, hash chain, idempotency
-    fingerprint, Lua script) vs a pipelined ``XADD`` of the same envelope bytes, same
-    entry IDs, one pipeline (``transaction=False``) per batch.
+    fingerprint, payloads packed, Lua script) vs a pipelined ``XADD`` of the same stored
+    bytes, same entry IDs, one pipeline (``transaction=False``) per batch.
 (b) events/s folded: ``store.read_for_fold`` (what ``events.projector.load`` reads with) +
     ``rules.fold`` of the game events (system events skipped), as ``events.projector.apply``
     folds them, with a fresh store (cold game cache) vs ``XRANGE`` of the same streams.
@@ -352,16 +352,17 @@ def main(argv: list[str] | None = None) -> None:
     )
     print("(a) append, one round trip per batch on both sides")
     print("    store: RedisEventStore.append (schema check, hash chain, idempotency key per")
-    print("           command, one EVALSHA: compare version and last hash, XADD each event,")
-    print("           meta, idem, feed)")
+    print("           command, payloads packed, one EVALSHA: compare version and last hash,")
+    print("           XADD each event, meta, idem, feed)")
     print("    raw:   pipeline(transaction=False), one XADD per event of the same envelope")
     print("           bytes with the same entry IDs, one execute per batch")
     print(
         f"    store {append_rate:,.0f} appends/s ({append_rate * per_append:,.0f} events/s), "
         f"raw {raw_rate:,.0f} batches/s ({raw_rate * per_append:,.0f} events/s)"
     )
-    print("(b) fold: store.read_for_fold (XRANGE, decode, upcast) + rules.fold of the game")
-    print("    events, a fresh store per round (cold game cache) vs XRANGE of the same streams")
+    print("(b) fold: store.read_for_fold (XRANGE, unpack, decode, upcast) + rules.fold of the")
+    print("    game events, a fresh store per round (cold game cache) vs XRANGE of the same")
+    print("    streams")
     print(f"    store {fold_rate:,.0f} events/s, raw XRANGE {xrange_rate:,.0f} events/s")
     print(
         "(d) memory per finished game: "

@@ -33,6 +33,7 @@ class Codec:
         self._fast: dict[tuple[str, str], Callable[[Mapping[str, Any]], bool]] = {}
         self._versions: dict[tuple[str, str], int] = {}
         self._upcasters: dict[tuple[str, str, int], Upcaster] = {}
+        self._by_game: dict[str, dict[str, int]] = {}  # versions(): asked at every append
         for key, rules in self.registry.items():
             declared = getattr(rules, "event_fields", {})
             clash = set(declared) & set(SYSTEM_FIELDS)
@@ -52,7 +53,13 @@ class Codec:
         return self._versions.get((game, event_type), 1)
 
     def versions(self, game: str) -> dict[str, int]:
-        return {t: v for (g, t), v in self._versions.items() if g == game}
+        """Every event type's current schema version (made once per game, shared: do not
+        change it)."""
+        versions = self._by_game.get(game)
+        if versions is None:
+            versions = {t: v for (g, t), v in self._versions.items() if g == game}
+            self._by_game[game] = versions
+        return versions
 
     def check(self, game: str, event: Mapping[str, Any]) -> None:
         """Refuse anything the game has not declared, in words an operator understands."""

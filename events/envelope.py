@@ -121,6 +121,19 @@ def _text(value: str) -> bytes:
     return json.dumps(value, ensure_ascii=False).encode()
 
 
+_NAMES: dict[str, bytes] = {}  # types, actors, visible_to: a few values, written often
+
+
+def _name(value: str) -> bytes:
+    """``_text`` of a value that repeats (a type, an actor, a visible_to), kept."""
+    out = _NAMES.get(value)
+    if out is None:
+        out = _text(value)
+        if len(_NAMES) < 4096:  # bounded, whatever is sealed
+            _NAMES[value] = out
+    return out
+
+
 def body_bytes(
     seq: int,
     type_: str,
@@ -136,11 +149,11 @@ def body_bytes(
     in sorted order, no spaces (``tests/events`` checks it against ``canonical``)."""
     return b"".join(
         (
-            b'{"actor":', _text(actor), b',"at":', _text(at),
+            b'{"actor":', _name(actor), b',"at":', _text(at),
             b',"payload":', payload_json, b',"prev":', _text(prev),
             b',"salt":' + _text(salt) if salt else b"",
-            b',"seq":', str(seq).encode(), b',"type":', _text(type_),
-            b',"v":', str(v).encode(), b',"visible_to":', _text(visible_to), b"}",
+            b',"seq":', str(seq).encode(), b',"type":', _name(type_),
+            b',"v":', str(v).encode(), b',"visible_to":', _name(visible_to), b"}",
         )
     )  # fmt: skip
 

@@ -17,26 +17,40 @@ append is also said on the pub/sub channel ``live:g:<game id>`` (the web's live 
 wait on it: ``service.live``).
 
 An entry stores the envelope as stream fields rather than one JSON document: every entry
-has the same field names, so Redis keeps them once per stream node, and the hash is
-stored as its 32 raw bytes. The payload is its canonical JSON, so the hash chain is
-checked against exactly the bytes stored. Two fields are not stored again where the
-stream already holds them: ``prev`` is the hash of the entry before, and ``at`` is left
-empty when it equals the entry before's (the events of one append share their time);
-a read takes them from the entry before the ones it returns. Entries of older releases,
-which stored ``prev`` (field ``q``) and every ``at``, read the same. This halves the
-memory a game takes, then saves a fifth of the rest.
+has the same field names, so Redis keeps them once per stream node. Fields the stream
+already holds, or that can be worked out from it, are not stored again:
+
+- ``prev`` is the hash of the entry before;
+- ``at`` is left empty when it equals the entry before's (the events of one append share
+  their time);
+- ``hash`` (its 32 raw bytes) is stored on the last entry of each append only, the others
+  leave it empty: it is sha256(prev + canonical body), worked out on read from the entry
+  before. So the chain is still checked end to end: ``verify`` recomputes every hash, and
+  an entry edited inside an append breaks the hash stored at its append's end (and
+  ``meta``'s ``last_hash``); a read that starts inside an append first walks back to the
+  last stored hash.
+- the payload is its canonical JSON (the hash chain is checked against exactly these
+  bytes once unpacked), deflated with the game's preset dictionary when it has one
+  (``events.dictionaries``: a number byte, then the raw deflate; plain JSON starts with
+  ``{``).
+
+Entries of older releases, which stored ``prev`` (field ``q``), every ``at``, every
+``hash`` and plain payloads, read the same. A finished Sun Tzu game takes about half the
+memory it took with every hash and plain payloads (``python -m bench.store``).
 """
 
 from __future__ import annotations
 
+import hashlib
 import zlib
 from collections.abc import Iterator
 from typing import Any
 
 import orjson
 
+from events import dictionaries
 from events.codec import Codec
-from events.envelope import GENESIS, Envelope, canonical
+from events.envelope import GENESIS, Envelope, body_bytes, canonical
 from events.store import (
     ConcurrencyError,
     EventStore,
@@ -47,8 +61,10 @@ from events.store import (
 DEFAULT_PARTITIONS = 16
 
 # An entry's fields: type, schema version, at ("" = the entry before's), actor,
-# visible_to, payload, hash, salt. (Older entries also have "q", their prev.)
+# visible_to, payload (packed), hash ("" = worked out from the entry before), salt.
+# (Older entries also have "q", their prev.)
 ENTRY_FIELDS = ("t", "v", "a", "r", "w", "p", "h", "s")
+_NAMES = [name.encode() for name in ENTRY_FIELDS]  # a raw entry's names, in stored order
 
 # KEYS: events, meta, idem, feed
 # ARGV: expected version, prev hash, idempotency key ("" for none), fingerprint, game id,
@@ -91,23 +107,37 @@ return {'ok', tostring(new)}
 """
 
 
-def entry_values(env: Envelope, at_before: str | None = None) -> list[Any]:
+def entry_values(
+    env: Envelope, at_before: str | None = None, game: str | None = None, tip: bool = True
+) -> list[Any]:
     """The stream entry of an envelope, as values in ``ENTRY_FIELDS`` order; ``at`` is
-    left empty when it is ``at_before`` (the time of the entry stored just before)."""
+    left empty when it is ``at_before`` (the time of the entry stored just before), the
+    hash unless ``tip`` (the last entry of its append), and the payload packed with
+    ``game``'s dictionary (plain without a game)."""
+    payload_json = env.payload_json if env.payload_json is not None else canonical(env.payload)
     return [
         env.type,
         env.v,
         "" if env.at == at_before else env.at,
         env.actor,
         env.visible_to,
-        env.payload_json if env.payload_json is not None else canonical(env.payload),
-        bytes.fromhex(env.hash),
+        dictionaries.pack(game, payload_json),
+        bytes.fromhex(env.hash) if tip else b"",
         bytes.fromhex(env.salt),
     ]
 
 
-def entry_fields(env: Envelope, at_before: str | None = None) -> dict[str, Any]:
-    return dict(zip(ENTRY_FIELDS, entry_values(env, at_before), strict=True))
+def entry_fields(
+    env: Envelope, at_before: str | None = None, game: str | None = None, tip: bool = True
+) -> dict[str, Any]:
+    return dict(zip(ENTRY_FIELDS, entry_values(env, at_before, game, tip), strict=True))
+
+
+def derived_hash(seq: int, type_: str, v: int, at: str, actor: str, visible_to: str,
+                 payload_json: bytes, prev: str, salt: str) -> str:  # fmt: skip
+    """The hash of an entry stored without it: sha256(prev + canonical body)."""
+    body = body_bytes(seq, type_, v, at, actor, visible_to, payload_json, prev, salt)
+    return hashlib.sha256(prev.encode() + body).hexdigest()
 
 
 def envelope_of(
@@ -117,21 +147,19 @@ def envelope_of(
     the hash and the time of the entry before it (an older entry carries its own prev)."""
     if isinstance(entry_id, bytes):
         entry_id = entry_id.decode()
-    payload_json = fields[b"p"]
+    payload_json = dictionaries.unpack(fields[b"p"])
     stored_prev = fields.get(b"q")
-    return Envelope(
-        int(entry_id.partition("-")[0]),
-        fields[b"t"].decode(),
-        int(fields[b"v"]),
-        fields[b"a"].decode() or at,
-        fields[b"r"].decode(),
-        fields[b"w"].decode(),
-        orjson.loads(payload_json),
-        prev if stored_prev is None else stored_prev.hex(),
-        fields[b"h"].hex(),
-        fields.get(b"s", b"").hex(),
-        payload_json=payload_json,
+    if stored_prev is not None:
+        prev = stored_prev.hex()
+    seq, type_, v = int(entry_id.partition("-")[0]), fields[b"t"].decode(), int(fields[b"v"])
+    at = fields[b"a"].decode() or at
+    actor, visible_to = fields[b"r"].decode(), fields[b"w"].decode()
+    salt = fields.get(b"s", b"").hex()
+    digest = fields[b"h"].hex() or derived_hash(
+        seq, type_, v, at, actor, visible_to, payload_json, prev, salt
     )
+    return Envelope(seq, type_, v, at, actor, visible_to, orjson.loads(payload_json), prev,
+                    digest, salt, payload_json=payload_json)  # fmt: skip
 
 
 def envelopes_of(entries: list, prev: str = GENESIS, at: str = "") -> list[Envelope]:
@@ -147,15 +175,18 @@ def envelopes_of(entries: list, prev: str = GENESIS, at: str = "") -> list[Envel
 
 class FoldEntry:
     """What folding needs of a stream entry, made for speed (loading a game reads every
-    entry): the payload is parsed and the hash turned to hex only when asked for. No
-    ``prev`` and no salt: for checking the chain, read whole envelopes (``read``)."""
+    entry): the payload is parsed, and a hash the entry does not store worked out, only
+    when asked for. No ``prev``: for checking the chain, read whole envelopes (``read``).
+    ``before`` is the entry before (anything with a ``hash``)."""
 
-    __slots__ = ("_hash", "_payload", "_raw", "at", "seq", "type", "v", "visible_to")
+    __slots__ = ("_hash", "_payload", "_raw", "actor", "at", "before", "salt", "seq", "type",
+                 "v", "visible_to")  # fmt: skip
 
     def __init__(self, seq: int, type_: str, v: int, at: str, visible_to: str, raw: bytes,
-                 digest: bytes) -> None:  # fmt: skip
+                 digest: bytes, actor: bytes, salt: bytes, before: Any) -> None:  # fmt: skip
         self.seq, self.type, self.v, self.at, self.visible_to = seq, type_, v, at, visible_to
         self._raw, self._payload, self._hash = raw, None, digest
+        self.actor, self.salt, self.before = actor, salt, before
 
     @property
     def payload(self) -> dict[str, Any]:
@@ -165,12 +196,37 @@ class FoldEntry:
 
     @property
     def hash(self) -> str:
-        return self._hash.hex()
+        if self._hash:
+            return self._hash.hex()
+        digest = derived_hash(self.seq, self.type, self.v, self.at, self.actor.decode(),
+                              self.visible_to, self._raw, self.before.hash,
+                              self.salt.hex())  # fmt: skip
+        self._hash = bytes.fromhex(digest)
+        return digest
 
     def event(self) -> dict[str, Any]:
         event = orjson.loads(self._raw) if self._payload is None else dict(self._payload)
         event["type"], event["visible_to"] = self.type, self.visible_to
         return event
+
+
+class _Known:
+    """The entry before a read's first, when only its hash is known (or looked up)."""
+
+    __slots__ = ("_find", "_hash")
+
+    def __init__(self, digest: str | None = None, find: Any = None) -> None:
+        self._hash, self._find = digest, find
+
+    @property
+    def hash(self) -> str:
+        if self._hash is None:
+            self._hash = self._find()
+        return self._hash
+
+
+def _as_is(response: Any, **options: Any) -> Any:
+    return response
 
 
 def connect(url: str, max_connections: int | None = None) -> Any:
@@ -193,6 +249,20 @@ def connect(url: str, max_connections: int | None = None) -> Any:
     return redis.Redis.from_url(url)
 
 
+def _raw_replies(client: Any) -> Any:
+    """A client on the same connections as ``client`` whose XRANGE replies are left as
+    Redis sends them (``RedisEventStore._xrange``); None for a client that cannot share
+    its connections so (a cluster client: its replies are reshaped instead)."""
+    import redis
+
+    pool = getattr(client, "connection_pool", None)
+    if not isinstance(client, redis.Redis) or pool is None:
+        return None
+    raw = redis.Redis(connection_pool=pool)
+    raw.set_response_callback("XRANGE", _as_is)
+    return raw
+
+
 def partition_of(game_id: str, partitions: int) -> int:
     return zlib.crc32(game_id.encode()) % partitions
 
@@ -209,6 +279,7 @@ class RedisEventStore(EventStore):
         self.codec = codec or Codec()
         self.partitions = partitions
         self._append = client.register_script(APPEND_LUA)
+        self._raw = _raw_replies(client)
         self._games: dict[str, str] = {}  # game id -> game key (never changes)
         # game id -> (version, hash) of the last event this process saw; saves a round trip
         # per append. A stale tip is harmless: the script compares it and refuses.
@@ -230,9 +301,10 @@ class RedisEventStore(EventStore):
             if len(entries) < 2:
                 return []
             context, entries = entries[0][1], entries[1:]
-            prev = context[b"h"].hex()
-            if not entries[0][1][b"a"]:  # it starts inside an append: that append's time
-                at = context[b"a"].decode() or self._at_until(key, after)
+            if context[b"h"] and (context[b"a"] or entries[0][1][b"a"]):
+                prev, at = context[b"h"].hex(), context[b"a"].decode()
+            else:  # it starts inside an append: what the entries before say
+                prev, at = self._context(key, after)
         if not entries:
             return []
         game = self.game_of(game_id)
@@ -241,58 +313,108 @@ class RedisEventStore(EventStore):
         self._tips[game_id] = (envelopes[-1].seq, envelopes[-1].hash)
         return envelopes
 
+    def _xrange(self, key: str, after: int) -> list:
+        """The entries after ``after`` as Redis sends them, ``[id, [name, value, …]]``:
+        redis-py's reply parsing (a tuple and a dict per entry) costs more than folding
+        what it parsed. (On a client that cannot be given its own parsing, the same
+        shape rebuilt from the parsed reply.)"""
+        if self._raw is not None:
+            return self._raw.xrange(key, min=f"{after + 1}-1")
+        return [[entry_id, [x for pair in fields.items() for x in pair]]
+                for entry_id, fields in self.redis.xrange(key, min=f"{after + 1}-1")]  # fmt: skip
+
     def read_for_fold(self, game_id: str, after: int = 0) -> list[Any]:
         """``read`` for folding: entries as ``FoldEntry`` (about three times cheaper than
         envelopes), an old schema version upcast as ``read`` does."""
         key = self.key(game_id, "events")
         game = self._games.get(game_id)
         if game is None:  # which game it is, in the same round trip as the entries
-            pipe = self.redis.pipeline(transaction=False)
+            pipe = (self._raw or self.redis).pipeline(transaction=False)
             pipe.hget(self.key(game_id, "meta"), "game")
             pipe.xrange(key, min=f"{after + 1}-1")
             raw_game, entries = pipe.execute()
             if raw_game is not None:
                 game = self._games[game_id] = raw_game.decode()
+            if self._raw is None:
+                entries = [[i, [x for pair in f.items() for x in pair]] for i, f in entries]
         else:
-            entries = self.redis.xrange(key, min=f"{after + 1}-1")
+            entries = self._xrange(key, after)
         if not entries:
             return []
         versions = self.codec.versions(game) if game else {}
+        before: Any = _Known(GENESIS) if after == 0 else None
         at = ""
-        if not entries[0][1][b"a"]:  # it starts inside an append: that append's time
-            at = self._at_until(key, after)
+        if after:  # the entry before: looked up only if its hash or time is needed
+            found: dict[str, tuple[str, str]] = {}
+
+            def context() -> tuple[str, str]:
+                if "it" not in found:
+                    found["it"] = self._context(key, after)
+                return found["it"]
+
+            before = _Known(find=lambda: context()[0])
         names: dict[bytes, str] = {}  # type and visible_to: a few values, decoded once
         numbers: dict[bytes, int] = {}
+        unpack = dictionaries.unpack
         out: list[Any] = []
         for entry_id, fields in entries:
-            stamp = fields[b"a"]
+            if fields[::2] != _NAMES:  # an older layout (or order): read by name
+                fields = dict(zip(fields[::2], fields[1::2], strict=True))
+                raw_type, v_, stamp, actor, raw_to, raw_p, digest, salt = (
+                    fields[b"t"], fields[b"v"], fields[b"a"], fields[b"r"], fields[b"w"],
+                    fields[b"p"], fields[b"h"], fields.get(b"s", b""),
+                )  # fmt: skip
+            else:
+                _, raw_type, _, v_, _, stamp, _, actor, _, raw_to, _, raw_p, _, digest, _, salt = (
+                    fields
+                )
             if stamp:
                 at = stamp.decode()
-            raw_type, raw_to = fields[b"t"], fields[b"w"]
+            elif not at and after:  # it starts inside an append: that append's time
+                at = context()[1]
             type_ = names.get(raw_type) or names.setdefault(raw_type, raw_type.decode())
             to = names.get(raw_to) or names.setdefault(raw_to, raw_to.decode())
-            raw_v = fields[b"v"]
-            v = numbers.get(raw_v) or numbers.setdefault(raw_v, int(raw_v))
-            if v < versions.get(type_, 1):  # rare: the full envelope, upcast
-                out.append(self.codec.upcast(game, envelope_of(entry_id, fields, at=at)))
-                continue
+            v = numbers.get(v_) or numbers.setdefault(v_, int(v_))
             seq = int(entry_id[:-2])  # "<seq>-1"
-            out.append(FoldEntry(seq, type_, v, at, to, fields[b"p"], fields[b"h"]))
+            if v < versions.get(type_, 1):  # rare: the full envelope, upcast
+                plain = fields if isinstance(fields, dict) else dict(
+                    zip(fields[::2], fields[1::2], strict=True))  # fmt: skip
+                env = envelope_of(entry_id, plain, prev=before.hash, at=at)
+                before = env
+                out.append(self.codec.upcast(game, env))
+                continue
+            raw = raw_p if raw_p[:1] == b"{" else unpack(raw_p)
+            before = FoldEntry(seq, type_, v, at, to, raw, digest, actor, salt, before)
+            out.append(before)
         return out
 
-    def _at_until(self, key: str, seq: int) -> str:
-        """The time of the entry at ``seq`` when it is stored as "the one before's": the
-        last entry at or before it that names its time (the first of its append)."""
-        last = seq
-        while last > 0:
+    def _context(self, key: str, seq: int) -> tuple[str, str]:
+        """(hash, at) of the entry at ``seq`` when it stores neither: walk back to the
+        last entry that names its time and the last that stores its hash (the end of an
+        append), then work forward."""
+        back: list = []
+        last, has_hash, has_time = seq, False, False
+        while last > 0 and not (has_hash and has_time):
             batch = self.redis.xrevrange(key, max=f"{last}-1", count=64)
-            for _, fields in batch:
-                if fields[b"a"]:
-                    return fields[b"a"].decode()
+            for entry in batch:
+                back.append(entry)
+                has_hash = has_hash or bool(entry[1][b"h"])
+                has_time = has_time or bool(entry[1][b"a"])
+                if has_hash and has_time:
+                    break
             if len(batch) < 64:
                 break
             last = int(batch[-1][0].partition(b"-")[0]) - 1
-        return ""
+        forward = back[::-1]
+        prev: str | None = GENESIS if forward and forward[0][0].startswith(b"1-") else None
+        at = ""
+        for entry_id, fields in forward:
+            at = fields[b"a"].decode() or at
+            if fields[b"h"]:
+                prev = fields[b"h"].hex()
+            elif prev is not None:
+                prev = envelope_of(entry_id, fields, prev, at).hash
+        return prev or GENESIS, at
 
     def version(self, game_id: str) -> int:
         return int(self.redis.hget(self.key(game_id, "meta"), "version") or 0)
@@ -346,7 +468,7 @@ class RedisEventStore(EventStore):
             game_id,
             game,
             envelopes[-1].hash,
-            *self._entries(envelopes),
+            *self._entries(envelopes, game),
         ]
         status, value = self._append(keys=keys, args=args)
         status = status.decode() if isinstance(status, bytes) else status
@@ -365,12 +487,14 @@ class RedisEventStore(EventStore):
         raise ConcurrencyError(game_id, expected, value)
 
     @staticmethod
-    def _entries(envelopes: list[Envelope]) -> list[Any]:
-        """The values of an append's entries: the first names its time, the rest share it."""
+    def _entries(envelopes: list[Envelope], game: str) -> list[Any]:
+        """The values of an append's entries: the first names its time, the rest share
+        it; the last stores its hash."""
         values: list[Any] = []
         before = None
-        for env in envelopes:
-            values += entry_values(env, before)
+        last = len(envelopes) - 1
+        for i, env in enumerate(envelopes):
+            values += entry_values(env, before, game, tip=i == last)
             before = env.at
         return values
 

@@ -50,7 +50,6 @@ def play(
     policies = policies or {}
     game = Game(events=rules.setup(options, rng))
     state = rules.fold(game.events)
-    evolve = rules.evolve  # (looked up once: it runs for every event)
     for _ in range(max_commands):
         due = rules.pending(state)
         if not due:
@@ -58,8 +57,7 @@ def play(
         seat = next(iter(due))
         command = policies.get(seat, random_policy)(rules, state, seat, rng)
         events = rules.decide(state, seat, command, rng)
-        for event in events:
-            state = evolve(state, event)
+        state = rules.fold(events, state)  # what evolve event by event gives
         game.commands.append((seat, command))
         game.events.extend(events)
     else:

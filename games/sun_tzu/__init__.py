@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +10,7 @@ from games.sun_tzu import view as views
 from games.sun_tzu.ai import AI
 from games.sun_tzu.catalogue import CATALOGUE
 from games.sun_tzu.knowledge import KNOWLEDGE
-from games.sun_tzu.state import EVENT_TYPES, State, apply_in_place, evolve
+from games.sun_tzu.state import EVENT_TYPES, State, evolve, fold
 from games.sun_tzu.text import TEXT
 
 
@@ -50,15 +49,7 @@ class SunTzu:
     knowledge = KNOWLEDGE
     ai = AI
 
-    @staticmethod
-    def fold(events: Iterable[dict[str, Any]], state: State | None = None) -> State:
-        """The state after ``events``; ``state`` itself is left as it was. One copy, then
-        each event applied to it in place (handlers replace fields, never change their
-        values, so nothing the original holds is touched): what ``evolve`` would give."""
-        st = State() if state is None else state.copy()
-        for event in events:
-            apply_in_place(st, event)
-        return st
+    fold = staticmethod(fold)
 
     @staticmethod
     def dump_state(state: State) -> str:

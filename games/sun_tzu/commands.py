@@ -40,6 +40,7 @@ from games.sun_tzu.flow import (
     run,
     unused_warlords,
 )
+from games.sun_tzu.owed import remember_owed
 from games.sun_tzu.state import State, apply_in_place, remember
 
 # The same decisions, said of the other player.
@@ -160,25 +161,25 @@ def decide(state: State, seat_name: str, command: Any, rng: Any = None) -> list[
         )
     seat = SEATS.index(seat_name)
     out: list[dict[str, Any]] = []
-    states: list[State] = []  # the state after each event, for the evolve that follows
     st = state.copy()  # decide's private scratch state; the caller's state is never touched
     extra = command.get("reinforce", ())
+    if not extra:  # the command's checks see st as state is: so is what it owes
+        remember_owed(st, owed(state))
     if command["type"] != "reinforce":
         if not isinstance(extra, list | tuple):
             raise RulesError(said("reinforce is a list of the cards you discard, one per army"))
         for card in extra:
-            _apply(st, _reinforcement(st, seat, card), out, states)
+            _apply(st, _reinforcement(st, seat, card), out)
     for event in handler(st, seat, command):
-        _apply(st, event, out, states)
-    run(st, out, states)
-    remember(state, out, states)
+        _apply(st, event, out)
+    remember_owed(st, run(st, out))
+    remember(state, out, st)  # for the fold that follows: st is not changed after this
     return out
 
 
-def _apply(st: State, event: dict[str, Any], out: list, states: list) -> None:
+def _apply(st: State, event: dict[str, Any], out: list) -> None:
     out.append(event)
     apply_in_place(st, event)
-    states.append(st.copy())
 
 
 def _owes(st: State, seat: int, kind: str) -> None:

@@ -23,11 +23,12 @@ from games.sun_tzu.components import (
     SEATS,
     SET_ASIDE_COST,
 )
-from games.sun_tzu.owed import (
+from games.sun_tzu.owed import (  # owed: read from here by the other modules
     armed,
+    due,
     holds,
     next_province,
-    owed,
+    owed,  # noqa: F401
     task_moves,
     unused_warlords,
 )
@@ -127,7 +128,7 @@ def _battle(st: State) -> list[dict[str, Any]]:
     return _after_battle(st)
 
 
-def _fight(st: State, p: int, out: list, states: list | None) -> None:
+def _fight(st: State, p: int, out: list) -> None:
     """The battle in province ``p``, applied to ``run``'s scratch state as it is made: one
     ``battle`` event when nothing interrupts it (no decision, no event card, no recycling),
     else its parts (``battle_revealed``, ``battle_resolved``, ..., ``battle_ended``) so that
@@ -136,9 +137,8 @@ def _fight(st: State, p: int, out: list, states: list | None) -> None:
     revealed = _reveal(st, p)
     apply_in_place(st, revealed)
     if revealed["tasks"]:
-        _emitted(st, revealed, out, states)
+        out.append(revealed)
         return
-    after_reveal = None if states is None else st.copy()
     resolved = _resolve(st)
     apply_in_place(st, resolved)
     after = [] if resolved["tasks"] else _after_battle(st)
@@ -146,22 +146,13 @@ def _fight(st: State, p: int, out: list, states: list | None) -> None:
         fought = {**revealed, "type": "battle", "result": resolved["result"],
                   "resolution": resolved["moves"]}  # fmt: skip
         apply_in_place(st, {"type": "battle_ended"})
-        _emitted(st, fought, out, states)
+        out.append(fought)
         return
     out.append(revealed)
-    _emitted(st, resolved, out, states)
-    if states is not None:
-        states.insert(-1, after_reveal)
+    out.append(resolved)
     for event in after:
         apply_in_place(st, event)
-        _emitted(st, event, out, states)
-
-
-def _emitted(st: State, event: dict[str, Any], out: list, states: list | None) -> None:
-    """``event``, already applied to ``st``: out it goes, with the state it left."""
-    out.append(event)
-    if states is not None:
-        states.append(st.copy())
+        out.append(event)
 
 
 _RESTRAINED = ("7", "8", "9", "10")  # the cards Restraint holds to 6
@@ -500,21 +491,31 @@ _PHASES = {
 }
 
 
-def run(scratch: State, out: list[dict[str, Any]], states: list[State] | None = None) -> None:
+def run(scratch: State, out: list[dict[str, Any]]) -> dict[int, str]:
     """Apply automatic events to a private scratch state, and append them to ``out``,
-    until a decision is owed or the game is over; with ``states``, append a copy of the
-    state after each event to it too (``state.remember``)."""
-    while scratch.phase != "over" and not owed(scratch):
+    until a decision is owed or the game is over; give what is owed then."""
+    handlers = HANDLERS
+    while True:
+        phase = scratch.phase
         if (
-            scratch.phase == "battle"
+            phase == "battle"
             and not scratch.tasks
             and scratch.current is None
             and len(scratch.fought) < 5
+            and not (scratch.extra[BLUE] or scratch.extra[RED])
         ):
-            _fight(scratch, next_province(scratch), out, states)
+            # A province left to fight and nothing owed unless its holder must name it
+            # (``due``'s first case, answered here without asking twice).
+            p = next_province(scratch)
+            if p is None:
+                return {scratch.privilege: "next_province"}
+            _fight(scratch, p, out)
             continue
-        for event in auto(scratch):  # apply_in_place and _emitted, inlined: every event
-            HANDLERS[event["type"]](scratch, event)
+        if phase == "over":
+            return {}
+        owing = due(scratch)
+        if owing:
+            return owing
+        for event in auto(scratch):  # apply_in_place, inlined: every event
+            handlers[event["type"]](scratch, event)
             out.append(event)
-            if states is not None:
-                states.append(scratch.copy())

@@ -73,8 +73,29 @@ def next_province(st: State) -> int | None:
     return None
 
 
+# What ``decide`` found owed in the state it left (``remember``): asked of that very state
+# again by ``pending``, ``random_command`` and the next ``decide``. Keyed by identity; a
+# State is never changed in place once handed out (state.py), and the scratch states that
+# are (``run``'s) ask ``due`` itself. Replaced whole, read once: safe across threads.
+_memo: tuple[State | None, dict[int, str]] = (None, {})
+
+
+def remember_owed(st: State, due: dict[int, str]) -> None:
+    global _memo
+    _memo = (st, due)
+
+
 def owed(st: State) -> dict[int, str]:
-    """Seat index → kind of decision owed now (empty when the flow can go on by itself)."""
+    """Seat index → kind of decision owed now (empty when the flow can go on by itself).
+    The dict is shared: read it, never change it."""
+    memo = _memo
+    if st is memo[0]:
+        return memo[1]
+    return due(st)
+
+
+def due(st: State) -> dict[int, str]:
+    """``owed`` worked out afresh (for a state that changes: ``run``'s scratch state)."""
     phase = st.phase
     if phase == "battle" and not st.tasks and not (st.extra[BLUE] or st.extra[RED]):
         # The flow asks this after every automatic event, mostly between battles: answered

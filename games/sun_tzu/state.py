@@ -447,43 +447,73 @@ HANDLERS = {
 EVENT_TYPES = tuple(HANDLERS)
 
 
-# The states the last decision passed through: ``decide`` computes the state after each
-# event it emits anyway (it must, to know what comes next), and its caller then usually
-# folds those very events into that very state with ``evolve``. Remembering them lets that
-# evolve hand back the state already computed instead of applying the event a second time.
-# Identity (``is``), not equality, is checked: only the state object decide was given and
-# the event objects it made are known, anything else is applied as usual. The record is
-# replaced whole, so a reader in another thread sees one decision's states or another's;
-# its cursor (where the next evolve is expected) is only a hint, checked like the rest.
+# The state the last decision left: ``decide`` computes the state after its events anyway
+# (it must, to know what comes next), and its caller then usually folds those very events
+# into that very state (``fold``, as ``games.playout`` and the service do). Remembering it
+# lets that fold hand back the state already computed instead of applying the events a
+# second time. Identity (``is``), not equality, is checked: only the state object decide
+# was given and the event objects it made are known, anything else is applied as usual.
+# The record is replaced whole (a reader in another thread sees one decision's or
+# another's) and handed out once, so every fold gives a state object of its own.
 class _Passed:
-    __slots__ = ("cursor", "events", "start", "states")
+    __slots__ = ("events", "final", "start")
 
-    def __init__(self, start: State | None, events: tuple, states: tuple) -> None:
-        self.start, self.events, self.states, self.cursor = start, events, states, 0
-
-
-_passed = _Passed(None, (), ())
+    def __init__(self, start: State | None, events: tuple, final: State | None) -> None:
+        self.start, self.events, self.final = start, events, final
 
 
-def remember(start: State, events: list[dict], states: list[State]) -> None:
-    """Keep the states ``events`` lead through from ``start`` (each a copy nobody changes)."""
+_NOTHING = _Passed(None, (), None)
+_passed = _NOTHING
+
+
+def remember(start: State, events: list[dict], final: State) -> None:
+    """Keep the state ``events`` lead to from ``start`` (a private copy nobody changes)."""
     global _passed
-    _passed = _Passed(start, tuple(events), tuple(states))
+    _passed = _Passed(start, tuple(events), final)
+
+
+def _known(state: State, events: Any) -> State | None:
+    """The remembered state after ``events`` from ``state``, taken (once), or None."""
+    global _passed
+    known = _passed
+    if state is not known.start or len(events) != len(known.events):
+        return None
+    for mine, theirs in zip(events, known.events, strict=True):
+        if mine is not theirs:
+            return None
+    _passed = _NOTHING
+    return known.final
 
 
 def evolve(state: State, event: dict) -> State:
     """Apply one event; total for every event ``decide`` or ``setup`` emits."""
-    known = _passed
-    events = known.events
-    i = known.cursor
-    if i >= len(events) or events[i] is not event:  # not the expected one: look for it
-        i = next((j for j, e in enumerate(events) if e is event), -1)
-    if i >= 0 and (known.states[i - 1] if i else known.start) is state:
-        known.cursor = i + 1
-        return known.states[i]
+    if state is _passed.start:
+        known = _known(state, (event,))
+        if known is not None:
+            return known
     new = state.copy()
     HANDLERS[event["type"]](new, event)
     return new
+
+
+def fold(events: Any, state: State | None = None) -> State:
+    """The state after ``events``; ``state`` itself is left as it was. One copy, then
+    each event applied to it in place (handlers replace fields, never change their
+    values, so nothing the original holds is touched): what ``evolve`` would give."""
+    if state is None:
+        st = State()
+    else:
+        if state is _passed.start:
+            if not isinstance(events, list | tuple):
+                events = list(events)
+            known = _known(state, events)
+            if known is not None:
+                return known
+        st = state.copy()
+    handlers = HANDLERS
+    for event in events:
+        handlers[event["type"]](st, event)
+    return st
 
 
 def apply_in_place(scratch: State, event: dict) -> None:

@@ -141,7 +141,9 @@ def decide(state: State, seat_name: str, command: Any, rng: Any = None) -> list[
                 seat_name=seat_name,
             )
         )
-    if not isinstance(command, Mapping) or not isinstance(command.get("type"), str):
+    if (type(command) is not dict and not isinstance(command, Mapping)) or not isinstance(
+        command.get("type"), str
+    ):
         raise RulesError(
             said('a command is an object with a "type", for example {"type": "place"}')
         )
@@ -286,7 +288,8 @@ _PROVINCE_SET = frozenset(PROVINCES)
 def _cmd_place(st: State, seat: int, cmd: Mapping[str, Any]) -> list:
     _owes(st, seat, "place")
     cards = cmd.get("cards")
-    if not isinstance(cards, Mapping) or cards.keys() != _PROVINCE_SET:
+    mapping = type(cards) is dict or isinstance(cards, Mapping)
+    if not mapping or cards.keys() != _PROVINCE_SET:
         raise RulesError(
             said(
                 "place one card in front of each province: {provinces}",
@@ -335,7 +338,7 @@ def _plan(st: State, seat: int, cmd: Mapping[str, Any]) -> dict[str, Any]:
     if plays:
         plan["warlords"] = plays
     arm = cmd.get("arm", {})
-    if not isinstance(arm, Mapping):
+    if type(arm) is not dict and not isinstance(arm, Mapping):
         raise RulesError(said('arm is an object such as {"counter_plague": true}'))
     for warlord, how in arm.items():
         if warlord not in REACTIVE_WARLORDS:

@@ -187,7 +187,7 @@ def _reveal(st: State, p: int) -> dict[str, Any]:
             tasks.append(_cost(seat, 1, "marker@" + PROVINCES[p], "six", p))
         elif card in SET_ASIDE_COST:
             tasks.append(_cost(seat, SET_ASIDE_COST[card], "aside", card, p))
-    settled, tasks = settle(st, tasks)
+    settled, tasks = settle(st, tasks) if tasks else ([], tasks)
     return {
         "type": "battle_revealed",
         "visible_to": "all",

@@ -9,6 +9,7 @@ and then adds optional plays at random, so that random games exercise every rule
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from itertools import combinations, permutations
 from math import perm
@@ -214,6 +215,39 @@ def random_command(st: State, seat_name: str, rng: Any) -> dict[str, Any] | None
     return rng.choice(_ANSWERS[kind](st, seat) if kind != "sources" else _sources(st, seat))
 
 
+_STDLIB_SAMPLE = random.Random.sample
+_STDLIB_RANDBELOW = random.Random._randbelow_with_getrandbits
+
+
+def _sample(rng: Any, population: Any, k: int) -> list:
+    """``rng.sample(population, k)``, the same draws: for a ``random.Random`` that keeps its
+    own ``sample`` and ``_randbelow``, their small-population path is inlined (random play
+    draws a few samples per decision; the calls cost more than the draws)."""
+    n = len(population)
+    cls = type(rng)
+    if (
+        k > 5  # the stdlib's pool path, as below, holds for k <= 5 and n <= 21
+        or n > 21
+        or k < 0
+        or k > n
+        or cls.sample is not _STDLIB_SAMPLE
+        or cls._randbelow is not _STDLIB_RANDBELOW
+    ):
+        return rng.sample(population, k)
+    getrandbits = rng.getrandbits
+    pool = list(population)
+    result = [None] * k
+    for i in range(k):
+        m = n - i
+        bits = m.bit_length()
+        j = getrandbits(bits)
+        while j >= m:
+            j = getrandbits(bits)
+        result[i] = pool[j]
+        pool[j] = pool[m - 1]
+    return result
+
+
 def _random_order(st: State, rng: Any) -> dict[str, Any]:
     """Uniform over the answers ``_next_provinces`` lists, without listing them."""
     left = [PROVINCES[p] for p in range(5) if p not in st.fought]
@@ -223,7 +257,7 @@ def _random_order(st: State, rng: Any) -> dict[str, Any]:
     while pick >= counts[k - 1]:
         pick -= counts[k - 1]
         k += 1
-    return {"type": "next_province", "provinces": rng.sample(left, k)}
+    return {"type": "next_province", "provinces": _sample(rng, left, k)}
 
 
 def _random_placement(st: State, seat: int, rng: Any) -> dict[str, Any]:
@@ -231,7 +265,7 @@ def _random_placement(st: State, seat: int, rng: Any) -> dict[str, Any]:
     double = holds(st, seat, "double_six")
     plays: list[dict[str, Any]] = []
     while True:
-        cards = [hand[i] for i in rng.sample(range(len(hand)), 5)]
+        cards = [hand[i] for i in _sample(rng, range(len(hand)), 5)]
         six = cards.index("6") if "6" in cards else None
         if six is None or not st.markers[six][seat]:
             break
@@ -259,7 +293,7 @@ def _random_placement(st: State, seat: int, rng: Any) -> dict[str, Any]:
     if roll < 0.3:
         command["supply"] = rng.choice(["largest", "smallest"])
     elif roll < 0.4:
-        command["supply"] = rng.sample(list(PROVINCES), 5)
+        command["supply"] = _sample(rng, list(PROVINCES), 5)
     if st.aside[seat]:  # the spare cards matter only with armies set aside
         spare = [c for c in hand if c not in FRAMED and c not in cards]
         if spare and rng.random() < 0.05:

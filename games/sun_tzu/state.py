@@ -16,6 +16,7 @@ Per-seat fields are pairs indexed by seat (0 = blue, 1 = red); per-province fiel
 
 from __future__ import annotations
 
+from operator import is_
 from typing import Any
 
 from games.sun_tzu.components import (
@@ -135,20 +136,21 @@ _PLACES = {
 def _add(st: State, seat: int, where: str, n: int) -> None:
     marker, p = _PLACES[where]
     if p == _RESERVE:
-        pair = st.reserve
-        st.reserve = (pair[0] + n, pair[1]) if seat == 0 else (pair[0], pair[1] + n)
+        blue, red = st.reserve
+        st.reserve = (blue + n, red) if seat == 0 else (blue, red + n)
     elif p == _ASIDE:
-        pair = st.aside
-        st.aside = (pair[0] + n, pair[1]) if seat == 0 else (pair[0], pair[1] + n)
+        blue, red = st.aside
+        st.aside = (blue + n, red) if seat == 0 else (blue, red + n)
+    elif marker:
+        board = list(st.markers)
+        blue, red = board[p]
+        board[p] = (blue + n, red) if seat == 0 else (blue, red + n)
+        st.markers = tuple(board)
     else:
-        board = st.markers if marker else st.armies
-        pair = board[p]
-        pair = (pair[0] + n, pair[1]) if seat == 0 else (pair[0], pair[1] + n)
-        board = (*board[:p], pair, *board[p + 1 :])
-        if marker:
-            st.markers = board
-        else:
-            st.armies = board
+        board = list(st.armies)
+        blue, red = board[p]
+        board[p] = (blue + n, red) if seat == 0 else (blue, red + n)
+        st.armies = tuple(board)
 
 
 def move_armies(st: State, moves: Any) -> None:
@@ -478,9 +480,8 @@ def _known(state: State, events: Any) -> State | None:
     known = _passed
     if state is not known.start or len(events) != len(known.events):
         return None
-    for mine, theirs in zip(events, known.events, strict=True):
-        if mine is not theirs:
-            return None
+    if not all(map(is_, events, known.events)):
+        return None
     _passed = _NOTHING
     return known.final
 

@@ -13,6 +13,7 @@ from typing import Any
 from games.sun_tzu import battle, rulings
 from games.sun_tzu.components import (
     BLUE,
+    CARD_ORDER,
     MINUS,
     PLAGUE,
     PROVINCE_INDEX,
@@ -145,7 +146,7 @@ def _fight(st: State, p: int, out: list) -> None:
     if len(after) == 1 and after[0]["type"] == "battle_ended":
         fought = {**revealed, "type": "battle", "result": resolved["result"],
                   "resolution": resolved["moves"]}  # fmt: skip
-        apply_in_place(st, {"type": "battle_ended"})
+        _END_BATTLE(st, fought)  # (reads nothing of its event)
         out.append(fought)
         return
     out.append(revealed)
@@ -155,51 +156,60 @@ def _fight(st: State, p: int, out: list) -> None:
         out.append(event)
 
 
+_END_BATTLE = HANDLERS["battle_ended"]
 _RESTRAINED = ("7", "8", "9", "10")  # the cards Restraint holds to 6
 
 
+# Each card's value when no Warlord changes it, and the set-aside cost it carries: read from
+# tables (a battle reveals two cards, there are some forty battles a game).
+_PLAIN_VALUE = {card: battle.value_of(card) for card in CARD_ORDER}
+_CARD_COST = {"6": 1, **SET_ASIDE_COST}
+
+
 def _reveal(st: State, p: int) -> dict[str, Any]:
-    cards = (st.placed[BLUE][p], st.placed[RED][p])
+    blue_card, red_card = st.placed[BLUE][p], st.placed[RED][p]
     fired: dict[str, list[str]] = {}
     # The cards are looked at before the plans: most battles fire no Warlord.
-    restrained = cards[BLUE] in _RESTRAINED and armed(st, BLUE, "restraint") == PROVINCES[p]
+    restrained = blue_card in _RESTRAINED and armed(st, BLUE, "restraint") == PROVINCES[p]
     countered = (
-        cards[BLUE] == PLAGUE
-        and not (cards[RED] == PLAGUE and rulings.COUNTER_PLAGUE_WAITS_WHEN_BOTH_PLAY_A_PLAGUE)
+        blue_card == PLAGUE
+        and not (red_card == PLAGUE and rulings.COUNTER_PLAGUE_WAITS_WHEN_BOTH_PLAY_A_PLAGUE)
         and bool(armed(st, RED, "counter_plague"))
     )
     if restrained:
         fired["blue"] = ["restraint"]
     if countered:
         fired["red"] = ["counter_plague"]
-    if cards[RED] == "6" and st.markers[p][RED] and holds(st, RED, "double_six"):
+    if red_card == "6" and st.markers[p][RED] and holds(st, RED, "double_six"):
         fired.setdefault("red", []).append("double_six")
-    values = (
-        battle.value_of(cards[BLUE], restrained=restrained, counter_plagued=countered),
-        battle.value_of(cards[RED]),
-    )
-    plague = values[BLUE][0] == "plague" or values[RED][0] == "plague"
-    winner, margin = (None, 0) if plague else battle.compare(*values)
-    tasks = []
-    for seat in (BLUE, RED):
-        card = cards[seat]
-        if card == "6":
-            tasks.append(_cost(seat, 1, "marker@" + PROVINCES[p], "six", p))
-        elif card in SET_ASIDE_COST:
-            tasks.append(_cost(seat, SET_ASIDE_COST[card], "aside", card, p))
-    settled, tasks = settle(st, tasks) if tasks else ([], tasks)
+    if restrained or countered:
+        blue_value = battle.value_of(blue_card, restrained=restrained, counter_plagued=countered)
+    else:
+        blue_value = _PLAIN_VALUE[blue_card]
+    red_value = _PLAIN_VALUE[red_card]
+    plague = blue_value[0] == "plague" or red_value[0] == "plague"
+    winner, margin = (None, 0) if plague else battle.compare(blue_value, red_value)
+    settled: list = []
+    tasks: list = []
+    if blue_card in _CARD_COST or red_card in _CARD_COST:
+        for seat, card in ((BLUE, blue_card), (RED, red_card)):
+            if card == "6":
+                tasks.append(_cost(seat, 1, "marker@" + PROVINCES[p], "six", p))
+            elif card in SET_ASIDE_COST:
+                tasks.append(_cost(seat, SET_ASIDE_COST[card], "aside", card, p))
+        settled, tasks = settle(st, tasks)
     return {
         "type": "battle_revealed",
         "visible_to": "all",
         "province": PROVINCES[p],
-        "cards": {"blue": cards[BLUE], "red": cards[RED]},
-        "values": {"blue": list(values[BLUE]), "red": list(values[RED])},
+        "cards": {"blue": blue_card, "red": red_card},
+        "values": {"blue": list(blue_value), "red": list(red_value)},
         "plague": plague,
-        "deadly": plague and cards[RED] == PLAGUE and st.deadly,
+        "deadly": plague and red_card == PLAGUE and st.deadly,
         "winner": None if winner is None else SEATS[winner],
         "margin": margin,
         "fired": fired,
-        "plagues": cards.count(PLAGUE),
+        "plagues": (blue_card == PLAGUE) + (red_card == PLAGUE),
         "moves": settled,
         "tasks": tasks,
     }

@@ -219,10 +219,12 @@ _STDLIB_SAMPLE = random.Random.sample
 _STDLIB_RANDBELOW = random.Random._randbelow_with_getrandbits
 
 
-def _sample(rng: Any, population: Any, k: int) -> list:
+def _sample(rng: Any, population: Any, k: int, by_index: bool = False) -> list:
     """``rng.sample(population, k)``, the same draws: for a ``random.Random`` that keeps its
     own ``sample`` and ``_randbelow``, their small-population path is inlined (random play
-    draws a few samples per decision; the calls cost more than the draws)."""
+    draws a few samples per decision; the calls cost more than the draws). ``by_index``:
+    the draws of ``rng.sample(range(len(population)), k)``, the elements at those places
+    (the inlined path swaps places alike whatever they hold)."""
     n = len(population)
     cls = type(rng)
     if (
@@ -233,6 +235,8 @@ def _sample(rng: Any, population: Any, k: int) -> list:
         or cls.sample is not _STDLIB_SAMPLE
         or cls._randbelow is not _STDLIB_RANDBELOW
     ):
+        if by_index:
+            return [population[i] for i in rng.sample(range(n), k)]
         return rng.sample(population, k)
     getrandbits = rng.getrandbits
     pool = list(population)
@@ -265,7 +269,7 @@ def _random_placement(st: State, seat: int, rng: Any) -> dict[str, Any]:
     double = holds(st, seat, "double_six")
     plays: list[dict[str, Any]] = []
     while True:
-        cards = [hand[i] for i in _sample(rng, range(len(hand)), 5)]
+        cards = _sample(rng, hand, 5, by_index=True)
         six = cards.index("6") if "6" in cards else None
         if six is None or not st.markers[six][seat]:
             break

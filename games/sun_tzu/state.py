@@ -284,22 +284,26 @@ def _battle_revealed(st: State, e: dict) -> None:
     if st.order and st.order[0] == p:
         st.order = st.order[1:]
     st.battle = e
-    move_armies(st, e["moves"])
-    st.tasks = st.tasks + tuple(e["tasks"])
-    for seat, name in enumerate(SEATS):
-        if e["cards"][name] != PLAGUE:
-            continue
-        if st.plague_back[seat] == DRAWN:  # taken to be the recycled one (rulings.py)
-            st.plague_back = with_seat(st.plague_back, seat, None)
-        else:
-            st.plagues_played += 1
-    for seat_name in e["fired"]:
+    if e["moves"]:
+        move_armies(st, e["moves"])
+    if e["tasks"]:
+        st.tasks = st.tasks + tuple(e["tasks"])
+    cards = e["cards"]
+    blue, red = cards["blue"], cards["red"]
+    if blue == PLAGUE or red == PLAGUE:
+        for seat, card in ((0, blue), (1, red)):
+            if card != PLAGUE:
+                continue
+            if st.plague_back[seat] == DRAWN:  # taken to be the recycled one (rulings.py)
+                st.plague_back = with_seat(st.plague_back, seat, None)
+            else:
+                st.plagues_played += 1
+    fired = e["fired"]
+    for seat_name in fired:
         seat = SEAT_INDEX[seat_name]
-        st.spent = with_seat(st.spent, seat, (*st.spent[seat], *e["fired"][seat_name]))
-    if e["cards"]["blue"] == "1":
-        st.played_one = with_seat(st.played_one, 0, True)
-    if e["cards"]["red"] == "1":
-        st.played_one = with_seat(st.played_one, 1, True)
+        st.spent = with_seat(st.spent, seat, (*st.spent[seat], *fired[seat_name]))
+    if blue == "1" or red == "1":
+        st.played_one = (st.played_one[0] or blue == "1", st.played_one[1] or red == "1")
 
 
 def _battle_resolved(st: State, e: dict) -> None:

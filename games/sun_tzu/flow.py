@@ -293,7 +293,7 @@ def _resolve(st: State) -> dict[str, Any]:
 
 
 def _after_battle(st: State) -> list[dict[str, Any]]:
-    triggered = _event_check(st)
+    triggered = st.events_on and _event_check(st)
     if triggered:
         return triggered
     if st.events_on and st.event_up is None and st.events_done:

@@ -9,7 +9,6 @@ and then adds optional plays at random, so that random games exercise every rule
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from itertools import combinations, permutations
 from math import perm
@@ -215,8 +214,23 @@ def random_command(st: State, seat_name: str, rng: Any) -> dict[str, Any] | None
     return rng.choice(_ANSWERS[kind](st, seat) if kind != "sources" else _sources(st, seat))
 
 
-_STDLIB_SAMPLE = random.Random.sample
-_STDLIB_RANDBELOW = random.Random._randbelow_with_getrandbits
+_BITS = tuple(m.bit_length() for m in range(22))
+_STDLIB_SAMPLER: dict[type, bool] = {}  # per generator class: draws as random.Random does
+
+
+def _stdlib_sampler(cls: type) -> bool:
+    """The class keeps ``random.Random``'s own ``sample`` and ``_randbelow`` (told by their
+    names: ``games`` does not import ``random``, see tests/test_purity.py)."""
+    known = _STDLIB_SAMPLER.get(cls)
+    if known is None:
+        sample, below = getattr(cls, "sample", None), getattr(cls, "_randbelow", None)
+        known = _STDLIB_SAMPLER[cls] = (
+            getattr(sample, "__module__", None) == "random"
+            and getattr(sample, "__qualname__", None) == "Random.sample"
+            and getattr(below, "__module__", None) == "random"
+            and getattr(below, "__qualname__", None) == "Random._randbelow_with_getrandbits"
+        )
+    return known
 
 
 def _sample(rng: Any, population: Any, k: int, by_index: bool = False) -> list:
@@ -226,14 +240,12 @@ def _sample(rng: Any, population: Any, k: int, by_index: bool = False) -> list:
     the draws of ``rng.sample(range(len(population)), k)``, the elements at those places
     (the inlined path swaps places alike whatever they hold)."""
     n = len(population)
-    cls = type(rng)
     if (
         k > 5  # the stdlib's pool path, as below, holds for k <= 5 and n <= 21
         or n > 21
         or k < 0
         or k > n
-        or cls.sample is not _STDLIB_SAMPLE
-        or cls._randbelow is not _STDLIB_RANDBELOW
+        or not _stdlib_sampler(type(rng))
     ):
         if by_index:
             return [population[i] for i in rng.sample(range(n), k)]
@@ -243,7 +255,7 @@ def _sample(rng: Any, population: Any, k: int, by_index: bool = False) -> list:
     result = [None] * k
     for i in range(k):
         m = n - i
-        bits = m.bit_length()
+        bits = _BITS[m]
         j = getrandbits(bits)
         while j >= m:
             j = getrandbits(bits)

@@ -40,6 +40,9 @@ def task_moves(st: State, task: dict[str, Any]) -> list | None:
     """The moves that settle an army task, or None when its seat must choose."""
     seat = SEATS.index(task["seat"])
     reserve = st.reserve[seat]
+    n = task["n"]
+    if n <= reserve:  # the usual case: all from the reserve (battle.take_moves' first move)
+        return [[task["seat"], "reserve", task["to"], n]] if n else []
     need = battle.board_need(reserve, task)
     policy = st.plans[seat].get("supply")
     if (

@@ -63,6 +63,9 @@ class SunTzu:
     @staticmethod
     def pending(state: State) -> dict[str, str]:
         due = flow.owed(state)
+        if len(due) == 1:  # the usual case
+            for s, kind in due.items():
+                return {components.SEATS[s]: kind}
         if len(due) > 1:  # both seats: in seat order
             due = dict(sorted(due.items()))
         return {components.SEATS[s]: kind for s, kind in due.items()}

@@ -172,8 +172,9 @@ def decide(state: State, seat_name: str, command: Any, rng: Any = None) -> list[
             raise RulesError(said("reinforce is a list of the cards you discard, one per army"))
         for card in extra:
             _apply(st, _reinforcement(st, seat, card), out)
-    for event in handler(st, seat, command):
-        _apply(st, event, out)
+    for event in handler(st, seat, command):  # _apply, inlined
+        out.append(event)
+        apply_in_place(st, event)
     remember_owed(st, run(st, out))
     remember(state, out, st)  # for the fold that follows: st is not changed after this
     return out

@@ -214,6 +214,7 @@ def random_command(st: State, seat_name: str, rng: Any) -> dict[str, Any] | None
     return rng.choice(_ANSWERS[kind](st, seat) if kind != "sources" else _sources(st, seat))
 
 
+_FRAMED_SET = frozenset(FRAMED)
 _BITS = tuple(m.bit_length() for m in range(22))
 _STDLIB_SAMPLER: dict[type, bool] = {}  # per generator class: draws as random.Random does
 
@@ -310,8 +311,9 @@ def _random_placement(st: State, seat: int, rng: Any) -> dict[str, Any]:
         command["supply"] = rng.choice(["largest", "smallest"])
     elif roll < 0.4:
         command["supply"] = _sample(rng, list(PROVINCES), 5)
-    if st.aside[seat]:  # the spare cards matter only with armies set aside
+    # The spare cards matter only with armies set aside; whether there is one is told by
+    # sets, the list made only when one is drawn.
+    if st.aside[seat] and not _FRAMED_SET.union(cards).issuperset(hand) and rng.random() < 0.05:
         spare = [c for c in hand if c not in FRAMED and c not in cards]
-        if spare and rng.random() < 0.05:
-            command["reinforce"] = [rng.choice(spare)]
+        command["reinforce"] = [rng.choice(spare)]
     return command

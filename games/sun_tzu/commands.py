@@ -307,9 +307,9 @@ def _cmd_place(st: State, seat: int, cmd: Mapping[str, Any]) -> list:
                 said("you placed {n} × {card!r} but have {held} in hand", n=n, card=card, held=held)
             )
     plan = _plan(st, seat, cmd)
-    doubled = any(p.get("warlord") == "double_six" for p in plan.get("warlords", ()))
-    for name, card in cards.items():
-        if card == "6" and st.markers[PROVINCE_INDEX[name]][seat] and not doubled:
+    doubled = "warlords" in plan and any(p.get("warlord") == "double_six" for p in plan["warlords"])
+    for name, card in cards.items() if "6" in wanted and not doubled else ():
+        if card == "6" and st.markers[PROVINCE_INDEX[name]][seat]:
             raise RulesError(
                 said("your 6-marker already stands in {name}; your 6 cannot go there", name=name)
             )

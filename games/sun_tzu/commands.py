@@ -133,6 +133,9 @@ def setup(options: Mapping[str, Any] | None, rng: Any) -> list[dict[str, Any]]:
     return events
 
 
+_LISTS = (list, tuple)  # (a union built once, not per call)
+
+
 def decide(state: State, seat_name: str, command: Any, rng: Any = None) -> list[dict[str, Any]]:
     if seat_name not in SEATS:
         raise RulesError(
@@ -168,7 +171,7 @@ def decide(state: State, seat_name: str, command: Any, rng: Any = None) -> list[
     if not extra:  # the command's checks see st as state is: so is what it owes
         remember_owed(st, owed(state))
     if command["type"] != "reinforce":
-        if not isinstance(extra, list | tuple):
+        if not isinstance(extra, _LISTS):
             raise RulesError(said("reinforce is a list of the cards you discard, one per army"))
         for card in extra:
             _apply(st, _reinforcement(st, seat, card), out)

@@ -501,6 +501,9 @@ def evolve(state: State, event: dict) -> State:
     return new
 
 
+_LISTS = (list, tuple)  # (a union built once, not per call)
+
+
 def fold(events: Any, state: State | None = None) -> State:
     """The state after ``events``; ``state`` itself is left as it was. One copy, then
     each event applied to it in place (handlers replace fields, never change their
@@ -509,7 +512,7 @@ def fold(events: Any, state: State | None = None) -> State:
         st = State()
     else:
         if state is _passed.start:
-            if not isinstance(events, list | tuple):
+            if not isinstance(events, _LISTS):
                 events = list(events)
             known = _known(state, events)
             if known is not None:

@@ -136,19 +136,25 @@ def _fight(st: State, p: int, out: list) -> None:
     a decision can come in between. Each part is applied once, where it is needed to see
     what comes next; the ``battle`` event then leaves the state its parts left, ended."""
     revealed = _reveal(st, p)
-    apply_in_place(st, revealed)
+    _REVEAL(st, revealed)
     if revealed["tasks"]:
         out.append(revealed)
         return
     resolved = _resolve(st)
-    apply_in_place(st, resolved)
-    after = [] if resolved["tasks"] else _after_battle(st)
-    if len(after) == 1 and after[0]["type"] == "battle_ended":
-        fought = {**revealed, "type": "battle", "result": resolved["result"],
-                  "resolution": resolved["moves"]}  # fmt: skip
-        _END_BATTLE(st, fought)  # (reads nothing of its event)
-        out.append(fought)
-        return
+    _RESOLVE(st, resolved)
+    if resolved["tasks"]:
+        after = []
+    else:
+        after = _event_or_end(st) or _recycling(st, revealed)
+        if not after:  # nothing but its end: one event
+            fought = {**revealed, "type": "battle", "result": resolved["result"],
+                      "resolution": resolved["moves"]}  # fmt: skip
+            _END_BATTLE(st, fought)  # (reads nothing of its event)
+            out.append(fought)
+            return
+        if after[0]["type"] == "card_recycled":
+            after.append({"type": "battle_ended", "visible_to": "all",
+                          "province": revealed["province"]})  # fmt: skip
     out.append(revealed)
     out.append(resolved)
     for event in after:
@@ -156,6 +162,8 @@ def _fight(st: State, p: int, out: list) -> None:
         out.append(event)
 
 
+_REVEAL = HANDLERS["battle_revealed"]
+_RESOLVE = HANDLERS["battle_resolved"]
 _END_BATTLE = HANDLERS["battle_ended"]
 _RESTRAINED = ("7", "8", "9", "10")  # the cards Restraint holds to 6
 
@@ -293,18 +301,38 @@ def _resolve(st: State) -> dict[str, Any]:
 
 
 def _after_battle(st: State) -> list[dict[str, Any]]:
-    triggered = st.events_on and _event_check(st)
+    early = _event_or_end(st)
+    if early:
+        return early
+    b = st.battle
+    events = _recycling(st, b)
+    events.append({"type": "battle_ended", "visible_to": "all", "province": b["province"]})
+    return events
+
+
+def _event_or_end(st: State) -> list[dict[str, Any]]:
+    """What comes after a battle instead of its end: the event card it triggers, or the
+    game's end after the last event card (empty: neither, as always without events)."""
+    if not st.events_on:
+        return []
+    triggered = _event_check(st)
     if triggered:
         return triggered
-    if st.events_on and st.event_up is None and st.events_done:
+    if st.event_up is None and st.events_done:
         # The last event card has triggered and its effect is done (the game ends after
         # it: rulings.LAST_EVENT_ENDS_BEFORE_EFFECT = False).
         return [_end(st, st.score, "last_event")]
-    b = st.battle
-    p = PROVINCE_INDEX[b["province"]]
+    return []
+
+
+def _recycling(st: State, b: dict[str, Any]) -> list[dict[str, Any]]:
+    """The cards recycled after battle ``b`` (a Plague by red, a -1 by blue, when armed)."""
     events = []
+    cards = b["cards"]
+    if cards["red"] != PLAGUE and cards["blue"] != MINUS:  # the usual case
+        return events
     for seat, warlord, card in ((RED, "plague_recycle", PLAGUE), (BLUE, "minus_recycle", MINUS)):
-        if b["cards"][SEATS[seat]] == card and armed(st, seat, warlord):
+        if cards[SEATS[seat]] == card and armed(st, seat, warlord):
             # The card goes under the deck, then the top card is discarded: without the
             # ruling, the recycled card itself when the deck was empty.
             deck = st.decks[seat] or (
@@ -318,11 +346,10 @@ def _after_battle(st: State) -> list[dict[str, Any]]:
                     "seat": SEATS[seat],
                     "warlord": warlord,
                     "card": card,
-                    "province": PROVINCES[p],
+                    "province": b["province"],
                     "burned": burned,
                 }
             )
-    events.append({"type": "battle_ended", "visible_to": "all", "province": PROVINCES[p]})
     return events
 
 

@@ -307,9 +307,11 @@ def _battle_revealed(st: State, e: dict) -> None:
 
 
 def _battle_resolved(st: State, e: dict) -> None:
-    move_armies(st, e["moves"])
+    if e["moves"]:
+        move_armies(st, e["moves"])
     st.stage = "after"
-    st.tasks = st.tasks + tuple(e["tasks"])
+    if e["tasks"]:
+        st.tasks = st.tasks + tuple(e["tasks"])
 
 
 def _armies_moved(st: State, e: dict) -> None:

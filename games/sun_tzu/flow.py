@@ -266,6 +266,9 @@ def _supply(seat: int, n: int, p: int, why: str) -> dict[str, Any]:
 def _margin(st: State, p: int, winner: int, margin: int, why: str) -> tuple[list, list]:
     removed, add = battle.margin_moves(st.armies[p], winner, margin)
     moves = [[SEATS[1 - winner], PROVINCES[p], "reserve", removed]] if removed else []
+    if add and add <= st.reserve[winner]:  # all from the reserve: what task_moves gives
+        moves.append([SEATS[winner], "reserve", PROVINCES[p], add])
+        return moves, []
     # The loser's removal never changes the winner's sources (reserve, other provinces).
     supplied, tasks = settle(st, [_supply(winner, add, p, why)] if add else [])
     return moves + supplied, tasks

@@ -241,26 +241,23 @@ def _sample(rng: Any, population: Any, k: int, by_index: bool = False) -> list:
     the draws of ``rng.sample(range(len(population)), k)``, the elements at those places
     (the inlined path swaps places alike whatever they hold)."""
     n = len(population)
-    if (
-        k > 5  # the stdlib's pool path, as below, holds for k <= 5 and n <= 21
-        or n > 21
-        or k < 0
-        or k > n
-        or not _stdlib_sampler(type(rng))
-    ):
+    stdlib = _STDLIB_SAMPLER.get(type(rng))
+    if stdlib is None:
+        stdlib = _stdlib_sampler(type(rng))
+    # the stdlib's pool path, as below, is the one it takes for k <= 5 and n <= 21
+    if not stdlib or not 0 <= k <= 5 or k > n or n > 21:
         if by_index:
             return [population[i] for i in rng.sample(range(n), k)]
         return rng.sample(population, k)
     getrandbits = rng.getrandbits
     pool = list(population)
-    result = [None] * k
-    for i in range(k):
-        m = n - i
+    result = []
+    for m in range(n, n - k, -1):
         bits = _BITS[m]
         j = getrandbits(bits)
         while j >= m:
             j = getrandbits(bits)
-        result[i] = pool[j]
+        result.append(pool[j])
         pool[j] = pool[m - 1]
     return result
 

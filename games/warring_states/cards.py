@@ -99,7 +99,7 @@ def variants(st: dict, side: str, card: str) -> list[dict]:
         out += [{"force": f} for f, p in sorted(track.items()) if p["received"]]
     elif name in ("DOUBLE_OPERATION", "ELITE_CROSSBOWMEN", "MOUNTED_ATTACK"):
         op = op_for(st, side, card, {"option": "a"})
-        if R.can_operate({**st, "op": op}, side):
+        if R.can_operate(st, side, op):
             out.append({"option": "a"} if name == "ELITE_CROSSBOWMEN" else {})
     elif name == "EMERGENCY_MOBILIZATION":
         out.append({"option": "a"})  # the reinforcement is always possible (Qin is on the map)
@@ -361,8 +361,7 @@ def mobilize_options(st: dict) -> list[dict]:
 def owed_for(st: dict, op: dict, step: str) -> dict | None:
     side = op["side"]
     if step == "operate":
-        probe = {**st, "op": op}
-        return {"side": side, "kind": "operate"} if R.can_operate(probe, side) else None
+        return {"side": side, "kind": "operate"} if R.can_operate(st, side, op) else None
     if step == "reinforce":
         options = placements(st, op.get("rforces"), op.get("used", []))
         return {"side": side, "kind": "reinforce", "options": options} if options else None

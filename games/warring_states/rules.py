@@ -464,16 +464,16 @@ def check_eliminations(c: Ctx) -> bool:
         held.add(mil["ally"]["force"])
     on_map = set()  # the forces with a stack on the map (B.on_map for each)
     for content in st["areas"].values():
-        if content["city"]:
-            on_map.add(content["city"]["force"])
+        city = content["city"]
+        if city:
+            on_map.add(city["force"])
         for s in content["field"]:
             on_map.add(s["force"])
+    eliminated = st["eliminated"]
     for force in D.forces:  # (the events below leave the areas as they are)
-        if force in st["eliminated"] or force in held:
+        if force in on_map or force in eliminated or force in held:
             continue
-        if force == "SHU" and force in D.scenarios[st["scenario"]].absent:
-            continue
-        if force not in on_map and was_present(st, force):
+        if was_present(st, force):
             c.emit({"type": "force_eliminated", "force": force, "track": {force: None}})
             if force == "QIN":
                 end_game(c, seat_of(st, "alliance"), "qin_eliminated")
@@ -649,14 +649,16 @@ ALWAYS_A_STEP = all(D.neighbours[a] for a in D.areas) and all(
 )
 
 
-def can_operate(st: dict, side: str) -> bool:
+def can_operate(st: dict, side: str, op: Any = ...) -> bool:
     """Whether some ``operate`` command is open to ``side`` (a cheap test of
-    ``operations(st, side, limit=1)``)."""
+    ``operations(st, side, limit=1)``); with ``op``: as if it were the operation in
+    progress (without a copy of the state that says so)."""
+    if op is ...:
+        op = st["op"]
     if not ALWAYS_A_STEP:
-        return bool(operations(st, side, limit=1))
-    op = st["op"]
+        return bool(operations({**st, "op": op}, side, limit=1))
+    eliminated = st["eliminated"]
     if op is None:  # outside a card's text: the forces of §3.2 (B.directable_face_down)
-        eliminated = st["eliminated"]
         if side == "lianheng":
             mine = () if "QIN" in eliminated else ("QIN",)
         else:
@@ -674,25 +676,26 @@ def can_operate(st: dict, side: str) -> bool:
                     return True
         return False
     must = op.get("must")
+    if must:  # only that stack may go
+        content = st["areas"][must["area"]]
+        stack = B.stack_of(content, must["force"])
+        return bool(
+            stack is not None
+            and directed(st, op, side, stack["force"])
+            and stack["ready"] >= must["armies"]
+            and all(stack["gens"].get(g) for g in must["gens"])
+        )
     may: dict[str, bool] = {}  # directable, per force
-    for area, content in st["areas"].items():  # (a yes or no: the order does not matter)
-        for stack in B.stacks(content):
+    for content in st["areas"].values():  # (a yes or no: the order does not matter)
+        city = content["city"]
+        for stack in (city, *content["field"]) if city else content["field"]:
+            if not (stack["ready"] or any(stack["gens"].values())):
+                continue
             force = stack["force"]
             ok = may.get(force)
             if ok is None:
-                ok = may[force] = directable(st, side, force)
-            if not ok:
-                continue
-            ready = stack["ready"] + sum(stack["gens"].values())
-            if not must and ready:
-                return True
-            if (
-                must
-                and must["area"] == area
-                and must["force"] == stack["force"]
-                and stack["ready"] >= must["armies"]
-                and all(stack["gens"].get(g) for g in must["gens"])
-            ):
+                ok = may[force] = directed(st, op, side, force)
+            if ok:
                 return True
     return False
 
@@ -716,8 +719,12 @@ ACTIONS = {"reinforcement": reinforce, "diplomacy": diplomacy, "weather": weathe
 
 # -- military operations (§7.4, §8) ------------------------------------------------------------
 def directable(st: dict, side: str, force: str) -> bool:
-    op = st["op"] or {}
-    allowed = op.get("forces")
+    return directed(st, st["op"], side, force)
+
+
+def directed(st: dict, op: dict | None, side: str, force: str) -> bool:
+    """``directable``, with ``op`` as the operation in progress."""
+    allowed = op.get("forces") if op else None
     if allowed == "afraid_too":  # Ruling 22 / the English player aid's reading (config)
         pos = st["track"].get(force)
         afraid = pos is not None and pos["box"] == "AFRAID_OF_QIN" and force not in st["eliminated"]
@@ -1185,12 +1192,14 @@ def attack_shift(c: Ctx) -> None:
 def publicly_spent(st: dict, side: str, kind: str) -> bool:
     """Whether every copy of ``kind`` is known to everyone to be out of reach this turn
     (face up on the discard pile, or removed from the game)."""
-    copies = D.cards[kind].count
-    seen = sum(
-        1 for d in st["discards"][side] if d["up"] and d["card"] and kind_of(d["card"]) == kind
-    )
-    seen += sum(1 for card in st["removed"][side] if kind_of(card) == kind)
-    return seen >= copies
+    seen = 0
+    for d in st["discards"][side]:
+        if d["up"] and d["card"] and kind_of(d["card"]) == kind:
+            seen += 1
+    for card in st["removed"][side]:
+        if kind_of(card) == kind:
+            seen += 1
+    return seen >= D.cards[kind].count
 
 
 def response_kinds(st: dict) -> list[str]:

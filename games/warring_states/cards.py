@@ -281,7 +281,7 @@ def effect(c: R.Ctx, side: str, card: str, params: dict) -> None:
     if name == "FAN_JU":
         gen = params["general"]
         area = B.general_at(st, gen)
-        content = S.copy(st["areas"][area])
+        content = S.copy_area(st["areas"][area])
         for s in B.stacks(content):
             s["gens"].pop(gen, None)
         pick = B.tidy(content)
@@ -304,10 +304,11 @@ def effect(c: R.Ctx, side: str, card: str, params: dict) -> None:
 # -- the steps a card grants ---------------------------------------------------------------------
 def placements(st: dict, forces: list[str] | None, used: list[str]) -> list[dict]:
     out = []
+    table = R.reinforce_table(st)  # (R.reinforce_places of every force, in one pass)
     for force in D.forces if forces is None else forces:
         if force in used:
             continue
-        out += [{"force": force, "area": a} for a in R.reinforce_places(st, force)]
+        out += [{"force": force, "area": a} for a in table.get(force, ())]
     return out
 
 
@@ -407,14 +408,14 @@ def chosen(c: R.Ctx, kind: str, option: dict) -> None:
         used = [*op.get("used", []), option["force"]]
     elif kind == "general":
         area, gen = option["area"], option["general"]
-        content = S.copy(st["areas"][area])
+        content = S.copy_area(st["areas"][area])
         B.stack_of(content, D.generals[gen].force)["gens"][gen] = True
         c.emit({"type": "general_placed", "general": gen, "area": area, "by": side,
                 "areas": {area: content}, "pool": {gen: None}})  # fmt: skip
         used = [*op.get("used", []), area]
     elif kind == "bolster":
         force, area = op["effect"]["force"], op["effect"]["area"]
-        content = S.copy(st["areas"][area])
+        content = S.copy_area(st["areas"][area])
         s = B.stack_of(content, force)
         s["tired"] -= option["armies"]
         s["ready"] += option["armies"]
@@ -434,7 +435,7 @@ def chosen(c: R.Ctx, kind: str, option: dict) -> None:
         R.set_op(c, "operation_step", stage="next", owed=None, must=must)
         return
     elif kind == "city":
-        content = S.copy(st["areas"][option["area"]])
+        content = S.copy_area(st["areas"][option["area"]])
         B.promote(content, option["force"])
         c.emit(
             {
@@ -448,7 +449,7 @@ def chosen(c: R.Ctx, kind: str, option: dict) -> None:
     else:  # mobilize
         areas = {}
         for area in option["areas"]:
-            content = S.copy(st["areas"][area])
+            content = S.copy_area(st["areas"][area])
             content["city"]["ready"] += 1
             areas[area] = content
         c.emit({"type": "mobilized", "areas_placed": option["areas"], "areas": areas})

@@ -65,11 +65,20 @@ class Ctx:
         self.copied: set[str] = set()
         self.events: list[dict] = []
         self.rng = rng
+        self.sides: tuple[Any, Any] = (None, None)  # st["sides"] and the events' copy of it
 
     def emit(self, ev: dict) -> None:
         ev.setdefault("visible_to", "all")
         st, copied = self.st, self.copied
-        readers(st, ev)
+        sides = st["sides"]
+        if sides and "sides" not in ev:  # (readers, the sides: one copy per decision)
+            known, stamped = self.sides
+            if known is not sides:  # (the state replaces its dict when the sides change)
+                stamped = dict(sides)
+                self.sides = (sides, stamped)
+            ev["sides"] = stamped
+        if "force" in ev or "target" in ev:
+            readers(st, ev)
         kind = ev["type"]
         for key in S.WRITES.get(kind, ()):  # the containers it writes into
             if key not in copied:
@@ -109,7 +118,9 @@ def readers(st: dict, ev: dict) -> None:
     """Stamp what the log needs to tell ``ev`` to each reader from their side ("You played…",
     "Your Wei lost…"), since a sentence is made from one event alone: ``sides`` (seat ->
     side, public once known) and ``factions`` (the faction of the forces it names, before
-    it happens). Both are public; ``evolve`` ignores them."""
+    it happens). Both are public; ``evolve`` ignores them. (``Ctx.emit`` stamps ``sides``
+    itself, one copy for all the events of a decision, and calls this for the factions
+    only when the event names a force or a target.)"""
     sides = st["sides"]
     if sides and "sides" not in ev:
         ev["sides"] = dict(sides)
@@ -417,7 +428,7 @@ def end_step(c: Ctx) -> None:
     areas = {}
     for area, content in st["areas"].items():
         if any(s["tired"] or not all(s["gens"].values()) for s in B.stacks(content)):
-            new = S.copy(content)
+            new = S.copy_area(content)
             for s in B.stacks(new):
                 s["ready"] += s["tired"]
                 s["tired"] = 0
@@ -633,7 +644,7 @@ def check_reinforcement(st: dict, side: str, cmd: dict) -> None:
 
 def reinforce(c: Ctx, side: str, cmd: dict) -> None:
     force, area = cmd["force"], cmd["area"]
-    content = S.copy(c.st["areas"][area])
+    content = S.copy_area(c.st["areas"][area])
     B.stack_of(content, force)["ready"] += 1
     c.emit(
         {"type": "reinforced", "force": force, "area": area, "by": side, "areas": {area: content}}
@@ -880,7 +891,7 @@ def do_operate(c: Ctx, seat: str, cmd: dict) -> None:
     if not path:
         if not others:
             raise RulesError(said("a direct attack needs another force's counters in the area"))
-        new = S.copy(content)
+        new = S.copy_area(content)
         s = B.stack_of(new, force)
         s["ready"] -= n
         s["tired"] += n
@@ -913,7 +924,7 @@ def do_operate(c: Ctx, seat: str, cmd: dict) -> None:
                 "allowance, and that a move stops where enemy or Neutral counters are"
             )
         )
-    new = S.copy(content)
+    new = S.copy_area(content)
     pick = vacated(content, {force: n + len(gens), **({ally: k} if ally else {})})
     B.remove_counters(B.stack_of(new, force), n, 0, gens)
     if ally:
@@ -950,7 +961,7 @@ def do_operate(c: Ctx, seat: str, cmd: dict) -> None:
         ev.update(areas={area: new}, op={**st["op"], "mil": mil, "owed": None, "stage": "engage"})
         c.emit(ev)
         return
-    dcontent = S.copy(st["areas"][dest])
+    dcontent = S.copy_area(st["areas"][dest])
     B.put(dcontent, movers)
     if ally:
         B.put(dcontent, B.new_stack(ally, 0, k))
@@ -1119,7 +1130,7 @@ def choose_engage(c: Ctx, option: dict) -> None:
     }
     join = option["join"]
     if join["n"] or join["gens"] or join.get("ally"):
-        content = S.copy(st["areas"][area])
+        content = S.copy_area(st["areas"][area])
         s = B.stack_of(content, force)
         if join["n"] or join["gens"]:
             s["ready"] -= join["n"]
@@ -1316,7 +1327,7 @@ def play_response(c: Ctx, side: str, card: str, auto: bool, route: dict | None =
     ev: dict[str, Any] = {"type": "response_resolved", "side": side, "card": card}
     if kind.endswith("EMERGENCY_MOBILIZATION"):
         area = mil["area"]
-        content = S.copy(st["areas"][area])
+        content = S.copy_area(st["areas"][area])
         B.stack_of(content, mil["target"])["ready"] += 1
         ev.update(areas={area: content}, effect="reinforced", force=mil["target"])
     elif kind == "A_LORD_XINLING":
@@ -1587,7 +1598,7 @@ def take_losses(c: Ctx, option: dict) -> None:
     item = mil["queue"][0]
     mil["queue"] = mil["queue"][1:]
     area = mil["area"]
-    content = S.copy(st["areas"][area])
+    content = S.copy_area(st["areas"][area])
     pool = {g: lose_general(st, g) for g in option["gens"]}
     if item["victim"] == "attacker":
         force = mil["force"]
@@ -1681,7 +1692,7 @@ def after_fight(c: Ctx) -> None:
         tgt = {"force": "WEI", "ready": 0, "tired": 0, "gens": dict.fromkeys(mil["extra"])}
     movers = mil["movers"]
     if mil["tloc"] == "city" and tgt is None:
-        new = S.copy(content)
+        new = S.copy_area(content)
         if left:
             # city taken: every counter of the attacking force in the area goes in; with
             # Mi Yue b) Qin holds it, the Yiqu stand in the field (Ruling 27)
@@ -1780,7 +1791,7 @@ def stay(c: Ctx) -> None:
     if ally["moved"] and not mil["movers"]:
         mil = {**mil, "movers": B.new_stack(mil["force"])}
     if mil["movers"]:
-        new = S.copy(c.st["areas"][mil["area"]])
+        new = S.copy_area(c.st["areas"][mil["area"]])
         B.put(new, mil["movers"])
         if ally["moved"]:
             B.put(new, B.new_stack(ally["force"], 0, ally["moved"]))
@@ -1836,7 +1847,7 @@ def onward(c: Ctx, option: dict) -> None:
     if option["do"] == "stop":
         return end_fight(c)
     area, force, part, path = mil["area"], mil["force"], mil["part"], option["path"]
-    new = S.copy(st["areas"][area])
+    new = S.copy_area(st["areas"][area])
     s = B.stack_of(new, force)
     leaving_city = new["city"] is s and B.size(s) == part["n"] + len(part["gens"])
     B.remove_counters(s, 0, part["n"], part["gens"])
@@ -1876,7 +1887,7 @@ def onward(c: Ctx, option: dict) -> None:
         ev.update(areas={area: new}, op={**op, "mil": mil2, "owed": None, "stage": "engage"})
         c.emit(ev)
         return
-    dcontent = S.copy(st["areas"][dest])
+    dcontent = S.copy_area(st["areas"][dest])
     B.put(dcontent, movers)
     ev.update(
         areas={area: new, dest: dcontent}, op={**op, "mil": {**mil2, "movers": None}, "owed": None}
@@ -1898,7 +1909,7 @@ def retreat(c: Ctx, to: str | None = None) -> None:
         set_op(c, "decision_owed", owed={"side": op["side"], "kind": "retreat", "options": opts})
         return
     dest = to or choices[0]
-    new = S.copy(st["areas"][dest])
+    new = S.copy_area(st["areas"][dest])
     if mil["movers"]:
         B.put(new, mil["movers"])
     if ally["moved"]:  # Mi Yue b): each to the last area (Ruling 27)
@@ -1932,7 +1943,7 @@ def end_fight(c: Ctx) -> None:
         )
         op = c.st["op"]
     area = mil["area"]
-    new = S.copy(st["areas"][area])
+    new = S.copy_area(st["areas"][area])
     pick = B.tidy(new)
     if pick:  # Ruling 36: the active player picks who moves into the empty city
         opts = [{"force": f} for f in pick]
@@ -1990,7 +2001,7 @@ def do_choose(c: Ctx, seat: str, cmd: dict) -> None:
         retreat(c, option["area"])
     elif kind == "successor":
         area = op["mil"]["area"]
-        new = S.copy(c.st["areas"][area])
+        new = S.copy_area(c.st["areas"][area])
         B.promote(new, option["force"])
         c.emit(
             {"type": "city_entered", "area": area, "force": option["force"], "areas": {area: new}}

@@ -65,18 +65,13 @@ class Ctx:
         self.copied: set[str] = set()
         self.events: list[dict] = []
         self.rng = rng
-        self.sides: tuple[Any, Any] = (None, None)  # st["sides"] and the events' copy of it
+        self.sides = dict(st["sides"]) or None  # the events' copy of st["sides"], if any
 
     def emit(self, ev: dict) -> None:
         ev.setdefault("visible_to", "all")
         st, copied = self.st, self.copied
-        sides = st["sides"]
-        if sides and "sides" not in ev:  # (readers, the sides: one copy per decision)
-            known, stamped = self.sides
-            if known is not sides:  # (the state replaces its dict when the sides change)
-                stamped = dict(sides)
-                self.sides = (sides, stamped)
-            ev["sides"] = stamped
+        if self.sides is not None and "sides" not in ev:  # (readers, the sides: one copy
+            ev["sides"] = self.sides  # for the events of a decision)
         if "force" in ev or "target" in ev:
             readers(st, ev)
         kind = ev["type"]
@@ -106,12 +101,17 @@ class Ctx:
         apply = S.APPLY.get(kind)
         if apply is not None:
             apply(st, ev)
+            if kind in SIDES_SET:
+                self.sides = dict(st["sides"]) or None
         self.events.append(ev)
 
     def die(self) -> int:
         return D.constants.die_min + self.rng.randrange(
             D.constants.die_max - D.constants.die_min + 1
         )
+
+
+SIDES_SET = frozenset({"game_started", "bids_revealed"})  # the events that set st["sides"]
 
 
 def readers(st: dict, ev: dict) -> None:

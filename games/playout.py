@@ -51,13 +51,18 @@ def play(
     game = Game(events=rules.setup(options, rng))
     state = rules.fold(game.events)
     evolve = rules.evolve  # (looked up once: it runs for every event)
+    pending, decide, random_command = rules.pending, rules.decide, rules.random_command
     for _ in range(max_commands):
-        due = rules.pending(state)
+        due = pending(state)
         if not due:
             break
         seat = next(iter(due))
-        command = policies.get(seat, random_policy)(rules, state, seat, rng)
-        events = rules.decide(state, seat, command, rng)
+        policy = policies.get(seat)  # (none: random_policy, called without its frame)
+        if policy is None:
+            command = random_command(state, seat, rng)
+        else:
+            command = policy(rules, state, seat, rng)
+        events = decide(state, seat, command, rng)
         for event in events:
             state = evolve(state, event)
         game.commands.append((seat, command))

@@ -125,6 +125,9 @@ class Rules(Protocol):
     event_fields: dict[str, dict[str, str]]
     event_versions: dict[str, int]
     upcasters: dict[tuple[str, int], Any]
+    # Optional: {number: bytes} preset dictionaries for compressing stored payloads
+    # (events.dictionaries); a game without them is stored as plain JSON.
+    payload_dictionaries: dict[int, bytes]
     # What each command carries besides its "type" (the grammar: events/commands.py);
     # anything else is refused before ``decide`` sees it.
     command_fields: dict[str, dict[str, Any]]

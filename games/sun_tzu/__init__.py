@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from games.sun_tzu import commands, components, flow, moves, notation, schema
+from games.sun_tzu import commands, components, flow, moves, notation, schema, store_dictionary
 from games.sun_tzu import view as views
 from games.sun_tzu.ai import AI
 from games.sun_tzu.catalogue import CATALOGUE
@@ -29,6 +29,8 @@ class SunTzu:
     event_fields = schema.EVENT_FIELDS
     event_versions = schema.VERSIONS
     upcasters = schema.UPCASTERS
+    # preset dictionaries the event store compresses payloads with (never edited)
+    payload_dictionaries = store_dictionary.PAYLOAD_DICTIONARIES
     command_types = commands.COMMAND_TYPES
     command_fields = schema.COMMAND_FIELDS
     catalogue = CATALOGUE  # title, seats, options (the service's forms and schemas)

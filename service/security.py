@@ -91,6 +91,7 @@ def served_here(origin: str, origins: tuple[str, ...]) -> bool:
             and (parts.hostname or "") in LOOPBACK)  # fmt: skip
 
 
+@functools.lru_cache(maxsize=256)  # asked on every request, of the few hosts a site has
 def host_served(host: str, origins: tuple[str, ...]) -> bool:
     if origins:
         return any(urlsplit(o).netloc == host.lower() for o in origins)

@@ -1,5 +1,6 @@
 """The Flask class the service runs on: Flask's own, with two costs every request paid
-made once instead (the trivial endpoint's time went down by about a sixth).
+made once instead (``python -m bench.http`` compares a command with a trivial request;
+these two were a good part of the trivial one).
 
 - Each of a request's hooks (before, after, teardown: eight here) went through
   ``ensure_sync``, which asked ``inspect`` whether it is a coroutine function every time;

@@ -82,7 +82,12 @@ phase), then ``command_rate_with_streams``, ``command_p99_ms_with_streams``,
 with streams: streams the server really holds, not sockets the watchers opened) and
 ``command_rate_ratio_with_streams`` (commands/s with the streams ÷ without, both from
 this run; the goal is at least 0.8). ``--streams 0`` leaves the phase and those four
-lines out.
+lines out. Last of all, the issue's two figures of the commands phase:
+``commands_per_second`` (the same rate as ``command_rate``) and ``cpu_ms_per_command``:
+the CPU time of the site, gunicorn (master and workers, from psutil) and Redis (the
+bundled redis-server's process from psutil; a ``REDIS_URL`` server's own ``INFO cpu``),
+over the timed phase, divided by the commands counted (the phase's creations and joins,
+~7 % more requests, are in the CPU time; the clients' share is not).
 """
 
 from __future__ import annotations
@@ -145,6 +150,11 @@ class Server:
     def workers(self) -> list[psutil.Process]:
         return psutil.Process(self.process.pid).children()
 
+    def cpu(self) -> float:
+        """CPU seconds used so far by gunicorn, its master and its workers."""
+        processes = [psutil.Process(self.process.pid), *self.workers()]
+        return sum(sum(p.cpu_times()[:2]) for p in processes)
+
     def log_tail(self) -> str:
         try:
             return self.log.read_text(errors="replace")[-3000:]
@@ -169,9 +179,11 @@ def redis_server(tmp: Path) -> Iterator[tuple[str, str, Any]]:
         yield url, "REDIS_URL", None
         return
     server = start_redis(tmp / "redis")
+    REDIS_PROCESS[:] = [psutil.Process(server.process.pid)]
     try:
         yield server.url, "bundled redis-server (AOF, appendfsync everysec)", server
     finally:
+        REDIS_PROCESS.clear()
         server.stop()
 
 
@@ -655,16 +667,25 @@ class Usage:
     redis: float
     machine: float  # every process on the machine, ours included
     wall: float
+    server: float  # gunicorn (master and workers) and Redis: what a command costs the site
 
 
 def usage(server: Server, redis_client: Any, watchers: Watchers | None = None) -> Usage:
     workers = sum(sum(p.cpu_times()[:2]) for p in server.workers())
-    info = redis_client.info("cpu")
-    redis_cpu = float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
+    web = server.cpu()
+    if REDIS_PROCESS:  # the bundled redis-server: its process, as psutil sees it
+        redis_cpu = sum(REDIS_PROCESS[0].cpu_times()[:2])
+    else:  # a Redis given by REDIS_URL: what it says of itself
+        info = redis_client.info("cpu")
+        redis_cpu = float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
     cpu = psutil.cpu_times()  # busy time of the whole machine (guest time is inside user)
     machine = cpu.user + cpu.nice + cpu.system + getattr(cpu, "irq", 0) + getattr(cpu, "softirq", 0)
     watched = watchers.cpu() if watchers is not None else 0.0
-    return Usage(workers, time.process_time(), watched, redis_cpu, machine, time.perf_counter())
+    return Usage(workers, time.process_time(), watched, redis_cpu, machine, time.perf_counter(),
+                 web + redis_cpu)  # fmt: skip
+
+
+REDIS_PROCESS: list[psutil.Process] = []  # the bundled redis-server, once started
 
 
 @dataclass
@@ -676,10 +697,16 @@ class Phase:
     cpu: dict[str, float]  # CPU s in the phase: workers, client, [watchers,] redis, others
     other: int = 0
     workers: Counter = field(default_factory=Counter)
+    server_cpu: float = 0.0  # CPU s of gunicorn (master and workers) and Redis in the phase
 
     @property
     def rate(self) -> float:
         return self.requests / self.seconds
+
+    @property
+    def server_ms(self) -> float:
+        """The site's CPU ms (web and Redis, not the clients') per request counted."""
+        return self.server_cpu / max(1, self.requests) * 1e3
 
     def pct(self, q: float) -> float:
         ordered = sorted(self.latencies)
@@ -694,7 +721,7 @@ class Phase:
             f"    CPU ms per {unit[:-1]}{note}: workers {per['workers']:.2f}, "
             f"client {per['client']:.2f}, "
             + (f"watchers {per['watchers']:.2f}, " if "watchers" in per else "")
-            + f"redis {per['redis']:.2f} "
+            + f"redis {per['redis']:.2f}; the site (gunicorn and Redis) {self.server_ms:.2f} "
             f"(CPU busy: workers {self.cpu['workers'] / self.seconds:.0%}, "
             f"client {self.cpu['client'] / self.seconds:.0%}, "
             + (f"watchers {self.cpu['watchers'] / self.seconds:.0%}, " if "watchers" in per else "")
@@ -739,7 +766,8 @@ def timed(
         cpu["watchers"] = after.watchers - before.watchers
     ours = sum(cpu.values()) - (0 if embedded else cpu["redis"])  # a remote Redis is not here
     cpu["others"] = max(0.0, after.machine - before.machine - ours)
-    phase = Phase(name, len(latencies), seconds, latencies, cpu, sum(t.other for t in tallies))
+    phase = Phase(name, len(latencies), seconds, latencies, cpu, sum(t.other for t in tallies),
+                  server_cpu=after.server - before.server)  # fmt: skip
     for t in tallies:
         phase.workers.update(t.workers)
     return phase
@@ -1072,6 +1100,8 @@ def main(argv: list[str] | None = None) -> None:
         print(f"command_p99_ms_with_streams: {with_streams.pct(0.99):.1f} ms")
         print(f"sse_idle_streams_held: {streams.held_median} streams")
         print(f"command_rate_ratio_with_streams: {with_streams.rate / commands.rate:.3f}")
+    print(f"commands_per_second: {commands.rate:.0f} commands/s")
+    print(f"cpu_ms_per_command: {commands.server_ms:.3f} ms")
 
 
 def print_streams(run: StreamsRun, args: argparse.Namespace, files: int) -> None:

@@ -5,9 +5,9 @@
 Plays ``--games`` random games (seeds 10000 and up: not the games ``bench.store``
 measures), as ``bench.store`` records them, and keeps their most frequent payloads, most
 frequent last (zlib matches nearer the end of a dictionary in fewer bits), up to
-``--size`` bytes. Prints them as the lines of a Python tuple of bytes, to paste into a NEW
-entry of ``events.dictionaries.DICTIONARIES``: a dictionary already in use is never
-edited (the entries compressed with it would no longer read).
+``--size`` bytes. Prints them as the lines of a Python tuple of bytes, to paste under a
+NEW number of the game's ``payload_dictionaries`` (``games/sun_tzu/store_dictionary.py``):
+one in use is never edited (the entries compressed with it would no longer read).
 """
 
 from __future__ import annotations

@@ -35,7 +35,7 @@ already holds, or that can be worked out from it, are not stored again:
   ``{``).
 
 Entries of older releases, which stored ``prev`` (field ``q``), every ``at``, every
-``hash`` and plain payloads, read the same. A finished Sun Tzu game takes about half the
+``hash`` and plain payloads, read the same. A finished game with a dictionary takes about half the
 memory it took with every hash and plain payloads (``python -m bench.store``).
 """
 
@@ -141,13 +141,18 @@ def derived_hash(seq: int, type_: str, v: int, at: str, actor: str, visible_to: 
 
 
 def envelope_of(
-    entry_id: bytes | str, fields: dict[bytes, bytes], prev: str = GENESIS, at: str = ""
+    entry_id: bytes | str,
+    fields: dict[bytes, bytes],
+    prev: str = GENESIS,
+    at: str = "",
+    game: str | None = None,
 ) -> Envelope:
-    """The envelope a stream entry holds (as stored: upcasting is the codec's job), given
-    the hash and the time of the entry before it (an older entry carries its own prev)."""
+    """The envelope a stream entry of ``game`` holds (as stored: upcasting is the codec's
+    job), given the hash and the time of the entry before it (an older entry carries its
+    own prev); the game's dictionaries read a packed payload."""
     if isinstance(entry_id, bytes):
         entry_id = entry_id.decode()
-    payload_json = dictionaries.unpack(fields[b"p"])
+    payload_json = dictionaries.unpack(fields[b"p"], game)
     stored_prev = fields.get(b"q")
     if stored_prev is not None:
         prev = stored_prev.hex()
@@ -162,12 +167,13 @@ def envelope_of(
                     digest, salt, payload_json=payload_json)  # fmt: skip
 
 
-def envelopes_of(entries: list, prev: str = GENESIS, at: str = "") -> list[Envelope]:
-    """Consecutive stream entries as envelopes, each taking prev and at from the one
-    before; ``prev`` and ``at`` are those of the entry before the first."""
+def envelopes_of(entries: list, prev: str = GENESIS, at: str = "",
+                 game: str | None = None) -> list[Envelope]:  # fmt: skip
+    """Consecutive stream entries of ``game`` as envelopes, each taking prev and at from
+    the one before; ``prev`` and ``at`` are those of the entry before the first."""
     out = []
     for entry_id, fields in entries:
-        env = envelope_of(entry_id, fields, prev, at)
+        env = envelope_of(entry_id, fields, prev, at, game)
         prev, at = env.hash, env.at
         out.append(env)
     return out
@@ -297,19 +303,19 @@ class RedisEventStore(EventStore):
         # From the entry at ``after`` on: it gives the first one's prev (and maybe its at).
         entries = self.redis.xrange(key, min=f"{after}-1" if after else "-")
         prev, at = GENESIS, ""
+        if after and len(entries) < 2:
+            return []
+        if not entries:
+            return []
+        game = self.game_of(game_id)
         if after:
-            if len(entries) < 2:
-                return []
             context, entries = entries[0][1], entries[1:]
             if context[b"h"] and (context[b"a"] or entries[0][1][b"a"]):
                 prev, at = context[b"h"].hex(), context[b"a"].decode()
             else:  # it starts inside an append: what the entries before say
-                prev, at = self._context(key, after)
-        if not entries:
-            return []
-        game = self.game_of(game_id)
+                prev, at = self._context(key, after, game)
         upcast = self.codec.upcast
-        envelopes = [upcast(game, env) for env in envelopes_of(entries, prev, at)]
+        envelopes = [upcast(game, env) for env in envelopes_of(entries, prev, at, game)]
         self._tips[game_id] = (envelopes[-1].seq, envelopes[-1].hash)
         return envelopes
 
@@ -349,7 +355,7 @@ class RedisEventStore(EventStore):
 
             def context() -> tuple[str, str]:
                 if "it" not in found:
-                    found["it"] = self._context(key, after)
+                    found["it"] = self._context(key, after, game)
                 return found["it"]
 
             before = _Known(find=lambda: context()[0])
@@ -379,16 +385,16 @@ class RedisEventStore(EventStore):
             if v < versions.get(type_, 1):  # rare: the full envelope, upcast
                 plain = fields if isinstance(fields, dict) else dict(
                     zip(fields[::2], fields[1::2], strict=True))  # fmt: skip
-                env = envelope_of(entry_id, plain, prev=before.hash, at=at)
+                env = envelope_of(entry_id, plain, prev=before.hash, at=at, game=game)
                 before = env
                 out.append(self.codec.upcast(game, env))
                 continue
-            raw = raw_p if raw_p[:1] == b"{" else unpack(raw_p)
+            raw = raw_p if raw_p[:1] == b"{" else unpack(raw_p, game)
             before = FoldEntry(seq, type_, v, at, to, raw, digest, actor, salt, before)
             out.append(before)
         return out
 
-    def _context(self, key: str, seq: int) -> tuple[str, str]:
+    def _context(self, key: str, seq: int, game: str | None) -> tuple[str, str]:
         """(hash, at) of the entry at ``seq`` when it stores neither: walk back to the
         last entry that names its time and the last that stores its hash (the end of an
         append), then work forward."""
@@ -413,7 +419,7 @@ class RedisEventStore(EventStore):
             if fields[b"h"]:
                 prev = fields[b"h"].hex()
             elif prev is not None:
-                prev = envelope_of(entry_id, fields, prev, at).hash
+                prev = envelope_of(entry_id, fields, prev, at, game).hash
         return prev or GENESIS, at
 
     def version(self, game_id: str) -> int:

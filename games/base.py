@@ -125,6 +125,9 @@ class Rules(Protocol):
     event_fields: dict[str, dict[str, str]]
     event_versions: dict[str, int]
     upcasters: dict[tuple[str, int], Any]
+    # Optional: {number: bytes} preset dictionaries for compressing stored payloads
+    # (events.dictionaries); a game without them is stored as plain JSON.
+    payload_dictionaries: dict[int, bytes]
     # What each command carries besides its "type" (the grammar: events/commands.py);
     # anything else is refused before ``decide`` sees it.
     command_fields: dict[str, dict[str, Any]]
@@ -142,6 +145,11 @@ class Rules(Protocol):
     def outcome(self, state: Any) -> dict[str, Any] | None: ...
     def dump_state(self, state: Any) -> str: ...
     def load_state(self, text: str) -> Any: ...
+
+    # Optional: ``evolve_all(state, events)``, the state after the events of one decision,
+    # what ``evolve`` one event after the other gives, for a game that has a faster way
+    # (Sun Tzu hands back the state its ``decide`` computed); callers that play whole games
+    # (games.playout) use it when it is there, else ``evolve`` each event.
 
     # -- the other parts of a game package (shared/design.md "A game is one package") ------
     catalogue: Catalogue

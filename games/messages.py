@@ -61,6 +61,8 @@ def separator(messages: Mapping[str, str], sep: str) -> str:
 
 
 def _said(messages: Mapping[str, str], value: Any) -> str:
+    if type(value) is str:  # most values (a name, a seat): as they are, asked first
+        return value
     if is_message(value):
         return render(messages, value)
     if isinstance(value, Join):

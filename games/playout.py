@@ -50,14 +50,25 @@ def play(
     policies = policies or {}
     game = Game(events=rules.setup(options, rng))
     state = rules.fold(game.events)
+    pending, decide, random_command = rules.pending, rules.decide, rules.random_command
+    evolve = rules.evolve
+    evolve_all = getattr(rules, "evolve_all", None)  # optional (games.base.Rules)
     for _ in range(max_commands):
-        due = rules.pending(state)
+        due = pending(state)
         if not due:
             break
         seat = next(iter(due))
-        command = policies.get(seat, random_policy)(rules, state, seat, rng)
-        events = rules.decide(state, seat, command, rng)
-        state = rules.fold(events, state)  # what evolve event by event gives
+        policy = policies.get(seat)  # (none: random_policy, called without its frame)
+        if policy is None:
+            command = random_command(state, seat, rng)
+        else:
+            command = policy(rules, state, seat, rng)
+        events = decide(state, seat, command, rng)
+        if evolve_all is not None:
+            state = evolve_all(state, events)
+        else:
+            for event in events:
+                state = evolve(state, event)
         game.commands.append((seat, command))
         game.events.extend(events)
     else:

@@ -24,6 +24,7 @@ from events.i18n import DEFAULT, LOCALES, NAMES, Said, said
 from service.catalogs import PLATFORM, folder_of
 
 bp = Blueprint("i18n", __name__)
+VARY = ("Accept-Language", "X-Bingfa-Language", "Cookie")  # what the answer's language follows
 COOKIE_YEAR = 365 * 24 * 3600
 
 
@@ -110,9 +111,10 @@ def register(app: Flask) -> None:
 
     @app.after_request
     def _vary(response: Response) -> Response:
-        response.vary.add("Accept-Language")
-        response.vary.add("X-Bingfa-Language")
-        response.vary.add("Cookie")
+        if "Vary" in response.headers:
+            response.vary.update(VARY)  # one parse and one write of the header, not three
+        else:
+            response.headers["Vary"] = ", ".join(VARY)
         return response
 
 

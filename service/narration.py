@@ -153,21 +153,25 @@ def _table_event(rules: Any, kind: str, p: Mapping[str, Any], me: str | None) ->
     return None
 
 
-def event_text(rules: Any, event: Mapping[str, Any], me: str | None) -> str | None:
+def event_text(rules: Any, event: Mapping[str, Any], me: str | None,
+               table: Mapping[str, str] | None = None) -> str | None:  # fmt: skip
     """The sentence that tells ``event`` (an envelope as the caller may see it: its
-    ``type`` and ``payload``) to ``me`` (a seat, or None); None: nothing worth telling."""
+    ``type`` and ``payload``) to ``me`` (a seat, or None); None: nothing worth telling.
+    ``table``: ``messages(rules)``, when the caller tells several events (finding the
+    request's locale costs more than telling an event)."""
     kind = str(event.get("type"))
     payload = event.get("payload") or {}
     if kind in SYSTEM_FIELDS:
         said = _table_event(rules, kind, payload, me)
     else:
         said = rules.text.event({**payload, "type": kind}, me)
-    return None if said is None else render(messages(rules), said)
+    return None if said is None else render(messages(rules) if table is None else table, said)
 
 
-def with_text(rules: Any, event: dict[str, Any], me: str | None) -> dict[str, Any]:
+def with_text(rules: Any, event: dict[str, Any], me: str | None,
+              table: Mapping[str, str] | None = None) -> dict[str, Any]:  # fmt: skip
     """The envelope dict with its sentence added as ``text``."""
-    event["text"] = event_text(rules, event, me)
+    event["text"] = event_text(rules, event, me, table)
     return event
 
 

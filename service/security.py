@@ -91,6 +91,7 @@ def served_here(origin: str, origins: tuple[str, ...]) -> bool:
             and (parts.hostname or "") in LOOPBACK)  # fmt: skip
 
 
+@functools.lru_cache(maxsize=256)  # asked on every request, of the few hosts a site has
 def host_served(host: str, origins: tuple[str, ...]) -> bool:
     if origins:
         return any(urlsplit(o).netloc == host.lower() for o in origins)
@@ -171,12 +172,12 @@ def register(app: Flask) -> None:
 
     @app.after_request
     def headers(response):
-        for name, value in HEADERS.items():
-            response.headers.setdefault(name, value)
+        wanted = list(HEADERS.items())
         if request.path.startswith("/api/"):  # hands and tokens are never kept by a cache
-            response.headers.setdefault("Cache-Control", "no-store")
+            wanted.append(("Cache-Control", "no-store"))
         if https:
-            response.headers.setdefault("Strict-Transport-Security", HSTS)
+            wanted.append(("Strict-Transport-Security", HSTS))
+        add_missing(response.headers, wanted)
         return response
 
     @app.errorhandler(TooManyWrites)
@@ -187,6 +188,15 @@ def register(app: Flask) -> None:
                                 seconds=error.retry_after))  # fmt: skip
         response.headers["Retry-After"] = str(error.retry_after)
         return response
+
+
+def add_missing(headers: Any, wanted: list[tuple[str, str]]) -> None:
+    """``headers.setdefault`` for each of ``wanted``, with one look at the headers there
+    (every response gets these: a setdefault each scanned the whole list every time)."""
+    present = {name.lower() for name, _ in headers.items()}
+    for name, value in wanted:
+        if name.lower() not in present:
+            headers.add(name, value)
 
 
 def limit_writes(view):

@@ -28,6 +28,8 @@ FIGURES = {
     "command_p99_ms_with_streams": r"(\d+\.\d) ms",
     "sse_idle_streams_held": r"(\d+) streams",
     "command_rate_ratio_with_streams": r"(\d+\.\d+)",
+    "commands_per_second": r"(\d+) commands/s",
+    "cpu_ms_per_command": r"(\d+\.\d+) ms",
 }
 
 
@@ -58,3 +60,5 @@ def test_quick_http_bench_prints_its_figures_last():
     # the lease set is read (some of the streams that follow the clients' games are
     # between two games at any moment; how many depends on the machine's load)
     assert 0 < got["sse_idle_streams_held"] <= 1000
+    assert got["commands_per_second"] == got["command_rate"]
+    assert 0 < got["cpu_ms_per_command"] < 1000

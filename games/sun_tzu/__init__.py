@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from games.sun_tzu import commands, components, flow, moves, notation, schema
+from games.sun_tzu import commands, components, flow, moves, notation, schema, store_dictionary
 from games.sun_tzu import view as views
 from games.sun_tzu.ai import AI
 from games.sun_tzu.catalogue import CATALOGUE
@@ -28,6 +28,8 @@ class SunTzu:
     event_fields = schema.EVENT_FIELDS
     event_versions = schema.VERSIONS
     upcasters = schema.UPCASTERS
+    # preset dictionaries the event store compresses payloads with (never edited)
+    payload_dictionaries = store_dictionary.PAYLOAD_DICTIONARIES
     command_types = commands.COMMAND_TYPES
     command_fields = schema.COMMAND_FIELDS
     catalogue = CATALOGUE  # title, seats, options (the service's forms and schemas)
@@ -50,6 +52,12 @@ class SunTzu:
     ai = AI
 
     fold = staticmethod(fold)
+
+    @staticmethod
+    def evolve_all(state: State, events: list[dict[str, Any]]) -> State:
+        """The state after one decision's events (games.base.Rules): a fold, which hands
+        back the state ``decide`` left when these are its very events."""
+        return fold(events, state)
 
     @staticmethod
     def dump_state(state: State) -> str:

@@ -7,7 +7,6 @@ See ``shared/rules/warring_states.md`` (rules, rulings, worked examples) and ``d
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -57,14 +56,11 @@ class WarringStates:
     # The order of the areas in the state is the order the rules read them in (where a
     # reinforcement may go, the options of a decision), so it must not depend on where the
     # board came from: the store gives events back with their keys sorted, a decision makes
-    # them in the data's order. The board is set with its keys sorted, and a position is
-    # dumped in its own order, so a live game, its replay, its audit and a snapshot decide
-    # alike (tests/test_every_game_on_the_platform.py).
-    @staticmethod
-    def evolve(st: dict, event: dict[str, Any]) -> dict:
-        if event["type"] in SORTED:  # (tested here, not in _sorted: this runs per event)
-            event = _sorted(event)
-        return state.evolve(st, event)
+    # them in the data's order. The board is set with its keys sorted (``state.SORTED``,
+    # in ``evolve`` itself: it runs for every event), and a position is dumped in its own
+    # order, so a live game, its replay, its audit and a snapshot decide alike
+    # (tests/test_every_game_on_the_platform.py).
+    evolve = staticmethod(state.evolve)
 
     @staticmethod
     def fold(events: Iterable[dict[str, Any]], st: dict | None = None) -> dict:
@@ -89,34 +85,13 @@ class WarringStates:
         return notation.load(text)
 
 
-SORTED = frozenset({"board_set"})  # the events whose dicts become the state's as they are
-
-
 def _sorted(event: dict[str, Any]) -> dict[str, Any]:
     """``event`` as the event store gives it back (every dict's keys sorted), for the
     events that lay out the state's dicts; the others as they are (sorting them all would
     cost a third of the speed of play)."""
-    if event["type"] not in SORTED:
+    if event["type"] not in state.SORTED:
         return event
-    return _sorted_copy(event)
-
-
-_ATOMS = (str, int, bool, type(None))
-
-
-def _sorted_copy(value: Any) -> Any:
-    """What a JSON round trip with sorted keys gives (a new copy, tuples become lists),
-    without the text in between (a whole board per game); anything else JSON would change
-    (a key that is not a string, a float) goes through JSON itself."""
-    t = type(value)
-    if t is dict:
-        if all(type(k) is str for k in value):
-            return {k: _sorted_copy(value[k]) for k in sorted(value)}
-    elif t is list or t is tuple:
-        return [_sorted_copy(v) for v in value]
-    elif t in _ATOMS:
-        return value
-    return json.loads(json.dumps(value, sort_keys=True, ensure_ascii=False))
+    return state.sorted_copy(event)
 
 
 RULES = WarringStates()

@@ -99,7 +99,7 @@ def variants(st: dict, side: str, card: str) -> list[dict]:
         out += [{"force": f} for f, p in sorted(track.items()) if p["received"]]
     elif name in ("DOUBLE_OPERATION", "ELITE_CROSSBOWMEN", "MOUNTED_ATTACK"):
         op = op_for(st, side, card, {"option": "a"})
-        if R.can_operate({**st, "op": op}, side):
+        if R.can_operate(st, side, op):
             out.append({"option": "a"} if name == "ELITE_CROSSBOWMEN" else {})
     elif name == "EMERGENCY_MOBILIZATION":
         out.append({"option": "a"})  # the reinforcement is always possible (Qin is on the map)
@@ -281,7 +281,7 @@ def effect(c: R.Ctx, side: str, card: str, params: dict) -> None:
     if name == "FAN_JU":
         gen = params["general"]
         area = B.general_at(st, gen)
-        content = S.copy(st["areas"][area])
+        content = S.copy_area(st["areas"][area])
         for s in B.stacks(content):
             s["gens"].pop(gen, None)
         pick = B.tidy(content)
@@ -304,10 +304,11 @@ def effect(c: R.Ctx, side: str, card: str, params: dict) -> None:
 # -- the steps a card grants ---------------------------------------------------------------------
 def placements(st: dict, forces: list[str] | None, used: list[str]) -> list[dict]:
     out = []
+    table = R.reinforce_table(st)  # (R.reinforce_places of every force, in one pass)
     for force in D.forces if forces is None else forces:
         if force in used:
             continue
-        out += [{"force": force, "area": a} for a in R.reinforce_places(st, force)]
+        out += [{"force": force, "area": a} for a in table.get(force, ())]
     return out
 
 
@@ -361,8 +362,7 @@ def mobilize_options(st: dict) -> list[dict]:
 def owed_for(st: dict, op: dict, step: str) -> dict | None:
     side = op["side"]
     if step == "operate":
-        probe = {**st, "op": op}
-        return {"side": side, "kind": "operate"} if R.can_operate(probe, side) else None
+        return {"side": side, "kind": "operate"} if R.can_operate(st, side, op) else None
     if step == "reinforce":
         options = placements(st, op.get("rforces"), op.get("used", []))
         return {"side": side, "kind": "reinforce", "options": options} if options else None
@@ -408,14 +408,14 @@ def chosen(c: R.Ctx, kind: str, option: dict) -> None:
         used = [*op.get("used", []), option["force"]]
     elif kind == "general":
         area, gen = option["area"], option["general"]
-        content = S.copy(st["areas"][area])
+        content = S.copy_area(st["areas"][area])
         B.stack_of(content, D.generals[gen].force)["gens"][gen] = True
         c.emit({"type": "general_placed", "general": gen, "area": area, "by": side,
                 "areas": {area: content}, "pool": {gen: None}})  # fmt: skip
         used = [*op.get("used", []), area]
     elif kind == "bolster":
         force, area = op["effect"]["force"], op["effect"]["area"]
-        content = S.copy(st["areas"][area])
+        content = S.copy_area(st["areas"][area])
         s = B.stack_of(content, force)
         s["tired"] -= option["armies"]
         s["ready"] += option["armies"]
@@ -435,7 +435,7 @@ def chosen(c: R.Ctx, kind: str, option: dict) -> None:
         R.set_op(c, "operation_step", stage="next", owed=None, must=must)
         return
     elif kind == "city":
-        content = S.copy(st["areas"][option["area"]])
+        content = S.copy_area(st["areas"][option["area"]])
         B.promote(content, option["force"])
         c.emit(
             {
@@ -449,7 +449,7 @@ def chosen(c: R.Ctx, kind: str, option: dict) -> None:
     else:  # mobilize
         areas = {}
         for area in option["areas"]:
-            content = S.copy(st["areas"][area])
+            content = S.copy_area(st["areas"][area])
             content["city"]["ready"] += 1
             areas[area] = content
         c.emit({"type": "mobilized", "areas_placed": option["areas"], "areas": areas})

@@ -85,6 +85,9 @@ def random_command(st: dict, seat: str, rng: Any) -> dict[str, Any] | None:
         return random_operation(st, R.side_of(st, seat), rng)
     if due == "action":
         return _random_action(st, R.side_of(st, seat), rng)
+    if due == "choose":  # as legal lists them (an index per option): only the one drawn
+        n = len(st["op"]["owed"]["options"])
+        return {"type": "choose", "option": rng.randrange(n)} if n else None
     return _pick(legal(st, seat), rng)
 
 

@@ -65,11 +65,15 @@ class Ctx:
         self.copied: set[str] = set()
         self.events: list[dict] = []
         self.rng = rng
+        self.sides = dict(st["sides"]) or None  # the events' copy of st["sides"], if any
 
     def emit(self, ev: dict) -> None:
         ev.setdefault("visible_to", "all")
         st, copied = self.st, self.copied
-        readers(st, ev)
+        if self.sides is not None and "sides" not in ev:  # (readers, the sides: one copy
+            ev["sides"] = self.sides  # for the events of a decision)
+        if "force" in ev or "target" in ev:
+            readers(st, ev)
         kind = ev["type"]
         for key in S.WRITES.get(kind, ()):  # the containers it writes into
             if key not in copied:
@@ -97,6 +101,8 @@ class Ctx:
         apply = S.APPLY.get(kind)
         if apply is not None:
             apply(st, ev)
+            if kind in SIDES_SET:
+                self.sides = dict(st["sides"]) or None
         self.events.append(ev)
 
     def die(self) -> int:
@@ -105,11 +111,16 @@ class Ctx:
         )
 
 
+SIDES_SET = frozenset({"game_started", "bids_revealed"})  # the events that set st["sides"]
+
+
 def readers(st: dict, ev: dict) -> None:
     """Stamp what the log needs to tell ``ev`` to each reader from their side ("You played…",
     "Your Wei lost…"), since a sentence is made from one event alone: ``sides`` (seat ->
     side, public once known) and ``factions`` (the faction of the forces it names, before
-    it happens). Both are public; ``evolve`` ignores them."""
+    it happens). Both are public; ``evolve`` ignores them. (``Ctx.emit`` stamps ``sides``
+    itself, one copy for all the events of a decision, and calls this for the factions
+    only when the event names a force or a target.)"""
     sides = st["sides"]
     if sides and "sides" not in ev:
         ev["sides"] = dict(sides)
@@ -417,7 +428,7 @@ def end_step(c: Ctx) -> None:
     areas = {}
     for area, content in st["areas"].items():
         if any(s["tired"] or not all(s["gens"].values()) for s in B.stacks(content)):
-            new = S.copy(content)
+            new = S.copy_area(content)
             for s in B.stacks(new):
                 s["ready"] += s["tired"]
                 s["tired"] = 0
@@ -464,16 +475,16 @@ def check_eliminations(c: Ctx) -> bool:
         held.add(mil["ally"]["force"])
     on_map = set()  # the forces with a stack on the map (B.on_map for each)
     for content in st["areas"].values():
-        if content["city"]:
-            on_map.add(content["city"]["force"])
+        city = content["city"]
+        if city:
+            on_map.add(city["force"])
         for s in content["field"]:
             on_map.add(s["force"])
+    eliminated = st["eliminated"]
     for force in D.forces:  # (the events below leave the areas as they are)
-        if force in st["eliminated"] or force in held:
+        if force in on_map or force in eliminated or force in held:
             continue
-        if force == "SHU" and force in D.scenarios[st["scenario"]].absent:
-            continue
-        if force not in on_map and was_present(st, force):
+        if was_present(st, force):
             c.emit({"type": "force_eliminated", "force": force, "track": {force: None}})
             if force == "QIN":
                 end_game(c, seat_of(st, "alliance"), "qin_eliminated")
@@ -633,7 +644,7 @@ def check_reinforcement(st: dict, side: str, cmd: dict) -> None:
 
 def reinforce(c: Ctx, side: str, cmd: dict) -> None:
     force, area = cmd["force"], cmd["area"]
-    content = S.copy(c.st["areas"][area])
+    content = S.copy_area(c.st["areas"][area])
     B.stack_of(content, force)["ready"] += 1
     c.emit(
         {"type": "reinforced", "force": force, "area": area, "by": side, "areas": {area: content}}
@@ -649,14 +660,16 @@ ALWAYS_A_STEP = all(D.neighbours[a] for a in D.areas) and all(
 )
 
 
-def can_operate(st: dict, side: str) -> bool:
+def can_operate(st: dict, side: str, op: Any = ...) -> bool:
     """Whether some ``operate`` command is open to ``side`` (a cheap test of
-    ``operations(st, side, limit=1)``)."""
+    ``operations(st, side, limit=1)``); with ``op``: as if it were the operation in
+    progress (without a copy of the state that says so)."""
+    if op is ...:
+        op = st["op"]
     if not ALWAYS_A_STEP:
-        return bool(operations(st, side, limit=1))
-    op = st["op"]
+        return bool(operations({**st, "op": op}, side, limit=1))
+    eliminated = st["eliminated"]
     if op is None:  # outside a card's text: the forces of §3.2 (B.directable_face_down)
-        eliminated = st["eliminated"]
         if side == "lianheng":
             mine = () if "QIN" in eliminated else ("QIN",)
         else:
@@ -674,25 +687,26 @@ def can_operate(st: dict, side: str) -> bool:
                     return True
         return False
     must = op.get("must")
+    if must:  # only that stack may go
+        content = st["areas"][must["area"]]
+        stack = B.stack_of(content, must["force"])
+        return bool(
+            stack is not None
+            and directed(st, op, side, stack["force"])
+            and stack["ready"] >= must["armies"]
+            and all(stack["gens"].get(g) for g in must["gens"])
+        )
     may: dict[str, bool] = {}  # directable, per force
-    for area, content in st["areas"].items():  # (a yes or no: the order does not matter)
-        for stack in B.stacks(content):
+    for content in st["areas"].values():  # (a yes or no: the order does not matter)
+        city = content["city"]
+        for stack in (city, *content["field"]) if city else content["field"]:
+            if not (stack["ready"] or any(stack["gens"].values())):
+                continue
             force = stack["force"]
             ok = may.get(force)
             if ok is None:
-                ok = may[force] = directable(st, side, force)
-            if not ok:
-                continue
-            ready = stack["ready"] + sum(stack["gens"].values())
-            if not must and ready:
-                return True
-            if (
-                must
-                and must["area"] == area
-                and must["force"] == stack["force"]
-                and stack["ready"] >= must["armies"]
-                and all(stack["gens"].get(g) for g in must["gens"])
-            ):
+                ok = may[force] = directed(st, op, side, force)
+            if ok:
                 return True
     return False
 
@@ -716,8 +730,12 @@ ACTIONS = {"reinforcement": reinforce, "diplomacy": diplomacy, "weather": weathe
 
 # -- military operations (§7.4, §8) ------------------------------------------------------------
 def directable(st: dict, side: str, force: str) -> bool:
-    op = st["op"] or {}
-    allowed = op.get("forces")
+    return directed(st, st["op"], side, force)
+
+
+def directed(st: dict, op: dict | None, side: str, force: str) -> bool:
+    """``directable``, with ``op`` as the operation in progress."""
+    allowed = op.get("forces") if op else None
     if allowed == "afraid_too":  # Ruling 22 / the English player aid's reading (config)
         pos = st["track"].get(force)
         afraid = pos is not None and pos["box"] == "AFRAID_OF_QIN" and force not in st["eliminated"]
@@ -873,7 +891,7 @@ def do_operate(c: Ctx, seat: str, cmd: dict) -> None:
     if not path:
         if not others:
             raise RulesError(said("a direct attack needs another force's counters in the area"))
-        new = S.copy(content)
+        new = S.copy_area(content)
         s = B.stack_of(new, force)
         s["ready"] -= n
         s["tired"] += n
@@ -906,7 +924,7 @@ def do_operate(c: Ctx, seat: str, cmd: dict) -> None:
                 "allowance, and that a move stops where enemy or Neutral counters are"
             )
         )
-    new = S.copy(content)
+    new = S.copy_area(content)
     pick = vacated(content, {force: n + len(gens), **({ally: k} if ally else {})})
     B.remove_counters(B.stack_of(new, force), n, 0, gens)
     if ally:
@@ -943,7 +961,7 @@ def do_operate(c: Ctx, seat: str, cmd: dict) -> None:
         ev.update(areas={area: new}, op={**st["op"], "mil": mil, "owed": None, "stage": "engage"})
         c.emit(ev)
         return
-    dcontent = S.copy(st["areas"][dest])
+    dcontent = S.copy_area(st["areas"][dest])
     B.put(dcontent, movers)
     if ally:
         B.put(dcontent, B.new_stack(ally, 0, k))
@@ -1112,7 +1130,7 @@ def choose_engage(c: Ctx, option: dict) -> None:
     }
     join = option["join"]
     if join["n"] or join["gens"] or join.get("ally"):
-        content = S.copy(st["areas"][area])
+        content = S.copy_area(st["areas"][area])
         s = B.stack_of(content, force)
         if join["n"] or join["gens"]:
             s["ready"] -= join["n"]
@@ -1185,12 +1203,14 @@ def attack_shift(c: Ctx) -> None:
 def publicly_spent(st: dict, side: str, kind: str) -> bool:
     """Whether every copy of ``kind`` is known to everyone to be out of reach this turn
     (face up on the discard pile, or removed from the game)."""
-    copies = D.cards[kind].count
-    seen = sum(
-        1 for d in st["discards"][side] if d["up"] and d["card"] and kind_of(d["card"]) == kind
-    )
-    seen += sum(1 for card in st["removed"][side] if kind_of(card) == kind)
-    return seen >= copies
+    seen = 0
+    for d in st["discards"][side]:
+        if d["up"] and d["card"] and kind_of(d["card"]) == kind:
+            seen += 1
+    for card in st["removed"][side]:
+        if kind_of(card) == kind:
+            seen += 1
+    return seen >= D.cards[kind].count
 
 
 def response_kinds(st: dict) -> list[str]:
@@ -1307,7 +1327,7 @@ def play_response(c: Ctx, side: str, card: str, auto: bool, route: dict | None =
     ev: dict[str, Any] = {"type": "response_resolved", "side": side, "card": card}
     if kind.endswith("EMERGENCY_MOBILIZATION"):
         area = mil["area"]
-        content = S.copy(st["areas"][area])
+        content = S.copy_area(st["areas"][area])
         B.stack_of(content, mil["target"])["ready"] += 1
         ev.update(areas={area: content}, effect="reinforced", force=mil["target"])
     elif kind == "A_LORD_XINLING":
@@ -1578,7 +1598,7 @@ def take_losses(c: Ctx, option: dict) -> None:
     item = mil["queue"][0]
     mil["queue"] = mil["queue"][1:]
     area = mil["area"]
-    content = S.copy(st["areas"][area])
+    content = S.copy_area(st["areas"][area])
     pool = {g: lose_general(st, g) for g in option["gens"]}
     if item["victim"] == "attacker":
         force = mil["force"]
@@ -1672,7 +1692,7 @@ def after_fight(c: Ctx) -> None:
         tgt = {"force": "WEI", "ready": 0, "tired": 0, "gens": dict.fromkeys(mil["extra"])}
     movers = mil["movers"]
     if mil["tloc"] == "city" and tgt is None:
-        new = S.copy(content)
+        new = S.copy_area(content)
         if left:
             # city taken: every counter of the attacking force in the area goes in; with
             # Mi Yue b) Qin holds it, the Yiqu stand in the field (Ruling 27)
@@ -1771,7 +1791,7 @@ def stay(c: Ctx) -> None:
     if ally["moved"] and not mil["movers"]:
         mil = {**mil, "movers": B.new_stack(mil["force"])}
     if mil["movers"]:
-        new = S.copy(c.st["areas"][mil["area"]])
+        new = S.copy_area(c.st["areas"][mil["area"]])
         B.put(new, mil["movers"])
         if ally["moved"]:
             B.put(new, B.new_stack(ally["force"], 0, ally["moved"]))
@@ -1827,7 +1847,7 @@ def onward(c: Ctx, option: dict) -> None:
     if option["do"] == "stop":
         return end_fight(c)
     area, force, part, path = mil["area"], mil["force"], mil["part"], option["path"]
-    new = S.copy(st["areas"][area])
+    new = S.copy_area(st["areas"][area])
     s = B.stack_of(new, force)
     leaving_city = new["city"] is s and B.size(s) == part["n"] + len(part["gens"])
     B.remove_counters(s, 0, part["n"], part["gens"])
@@ -1867,7 +1887,7 @@ def onward(c: Ctx, option: dict) -> None:
         ev.update(areas={area: new}, op={**op, "mil": mil2, "owed": None, "stage": "engage"})
         c.emit(ev)
         return
-    dcontent = S.copy(st["areas"][dest])
+    dcontent = S.copy_area(st["areas"][dest])
     B.put(dcontent, movers)
     ev.update(
         areas={area: new, dest: dcontent}, op={**op, "mil": {**mil2, "movers": None}, "owed": None}
@@ -1889,7 +1909,7 @@ def retreat(c: Ctx, to: str | None = None) -> None:
         set_op(c, "decision_owed", owed={"side": op["side"], "kind": "retreat", "options": opts})
         return
     dest = to or choices[0]
-    new = S.copy(st["areas"][dest])
+    new = S.copy_area(st["areas"][dest])
     if mil["movers"]:
         B.put(new, mil["movers"])
     if ally["moved"]:  # Mi Yue b): each to the last area (Ruling 27)
@@ -1923,7 +1943,7 @@ def end_fight(c: Ctx) -> None:
         )
         op = c.st["op"]
     area = mil["area"]
-    new = S.copy(st["areas"][area])
+    new = S.copy_area(st["areas"][area])
     pick = B.tidy(new)
     if pick:  # Ruling 36: the active player picks who moves into the empty city
         opts = [{"force": f} for f in pick]
@@ -1981,7 +2001,7 @@ def do_choose(c: Ctx, seat: str, cmd: dict) -> None:
         retreat(c, option["area"])
     elif kind == "successor":
         area = op["mil"]["area"]
-        new = S.copy(c.st["areas"][area])
+        new = S.copy_area(c.st["areas"][area])
         B.promote(new, option["force"])
         c.emit(
             {"type": "city_entered", "area": area, "force": option["force"], "areas": {area: new}}

@@ -78,6 +78,28 @@ def copy(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
 
+def copy_area(content: dict) -> dict:
+    """``copy`` of an area's content (``city`` and ``field``, stacks of atoms and their
+    ``gens``), written out for that shape: the rules copy an area for nearly every change
+    to the board. Any other shape goes through ``copy``."""
+    if len(content) != 2:
+        return copy(content)
+    new = dict(content)
+    city = content["city"]
+    if city is not None:
+        new["city"] = _copy_stack(city)
+    new["field"] = [_copy_stack(s) for s in content["field"]]
+    return new
+
+
+def _copy_stack(stack: dict) -> dict:
+    if len(stack) != 4 or type(stack["force"]) is not str:
+        return copy(stack)
+    new = dict(stack)  # force, ready, tired: atoms
+    new["gens"] = dict(stack["gens"])  # general -> bool
+    return new
+
+
 def thaw(state: State) -> State:
     """A copy ``apply_in_place`` may change: the top level and the containers it writes
     into are new, everything below is shared (``apply_in_place`` never changes a value
@@ -116,9 +138,12 @@ WRITES = {
 def evolve(state: State, event: dict[str, Any]) -> State:
     """A new state; only the containers this event writes into are copied (``thaw``).
     Does what ``apply_in_place`` does, on those copies: keep the two (and
-    ``rules.Ctx.emit``) in step."""
+    ``rules.Ctx.emit``) in step. The events of ``SORTED`` are read as the store gives
+    them back (``sorted_copy``)."""
     new = dict(state)
     kind = event["type"]
+    if kind in SORTED:
+        event = sorted_copy(event)
     for key in WRITES.get(kind, ()):
         new[key] = dict(state[key])
     if "areas" in event:  # (as apply_in_place: new contents replace the old)
@@ -135,6 +160,24 @@ def evolve(state: State, event: dict[str, Any]) -> State:
     if apply is not None:
         apply(new, event)
     return new
+
+
+SORTED = frozenset({"board_set"})  # the events whose dicts become the state's as they are
+
+
+def sorted_copy(value: Any) -> Any:
+    """What a JSON round trip with sorted keys gives (a new copy, tuples become lists),
+    without the text in between (a whole board per game); anything else JSON would change
+    (a key that is not a string, a float) goes through JSON itself."""
+    t = type(value)
+    if t is dict:
+        if all(type(k) is str for k in value):
+            return {k: sorted_copy(value[k]) for k in sorted(value)}
+    elif t is list or t is tuple:
+        return [sorted_copy(v) for v in value]
+    elif t in _ATOMS:
+        return value
+    return json.loads(json.dumps(value, sort_keys=True, ensure_ascii=False))
 
 
 def fold(events: Any, state: State | None = None) -> State:

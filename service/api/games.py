@@ -98,9 +98,11 @@ def visible(env: Envelope, seat: str | None, rules: Any, over: bool) -> dict[str
     return data
 
 
-def told(env: Envelope, seat: str | None, rules: Any, over: bool) -> dict[str, Any]:
-    """``visible``, with the sentence that tells it to ``seat`` as ``text``."""
-    return narration.with_text(rules, visible(env, seat, rules, over), seat)
+def told(env: Envelope, seat: str | None, rules: Any, over: bool,
+         words: dict[str, str] | None = None) -> dict[str, Any]:  # fmt: skip
+    """``visible``, with the sentence that tells it to ``seat`` as ``text`` (``words``:
+    ``narration.messages(rules)``, looked up once for a list of events)."""
+    return narration.with_text(rules, visible(env, seat, rules, over), seat, words)
 
 
 @blp.route("", methods=["POST"])
@@ -220,7 +222,8 @@ def submit(body, game_id):
     game = result.game or bingfa().load(game_id)  # None for a retry
     stored = result.stored
     over = game.outcome is not None
-    shown = [told(e, seat, game.rules, over) for e in stored[: len(result.events)]]
+    words = narration.messages(game.rules)
+    shown = [told(e, seat, game.rules, over, words) for e in stored[: len(result.events)]]
     return {
         "version": result.version,
         "duplicate": result.duplicate,
@@ -310,7 +313,8 @@ def events(query, game_id):
     game = bingfa().load(game_id)
     over = game.outcome is not None
     stored = bingfa().store.read(game_id, after=query["after"])
-    shown = [told(e, seat, game.rules, over) for e in stored]
+    words = narration.messages(game.rules)
+    shown = [told(e, seat, game.rules, over, words) for e in stored]
     return {"version": game.version, "events": shown, "outcome": game.outcome,
             "outcome_text": narration.outcome_text(game.rules, game.outcome, seat)}  # fmt: skip
 

@@ -191,7 +191,8 @@ def get_replay(replay_id):
     rules = games.REGISTRY.get(found.header.get("game"))
     events = [e.to_dict() for e in found.events]
     if rules is not None:  # everything is public now: told as to anyone
-        events = [narration.with_text(rules, e, None) for e in events]
+        table = narration.messages(rules)
+        events = [narration.with_text(rules, e, None, table) for e in events]
     return {"header": _told_header(dict(found.header)), "events": events}
 
 

@@ -86,7 +86,7 @@ def rewrite_stream(client, key: str, edit) -> None:
     stored = client.xrange(key)
     entries = [
         (entry_id, env.to_bytes())
-        for (entry_id, _), env in zip(stored, envelopes_of(stored), strict=True)
+        for (entry_id, _), env in zip(stored, envelopes_of(stored, game=RULES.key), strict=True)
     ]
     entries = edit(entries)
     client.delete(key)
@@ -287,12 +287,12 @@ def test_redis_stores_the_envelope_fields_and_the_canonical_payload(redis_store)
     envs = stored_game(redis_store)
     stored = redis_store.redis.xrange(redis_store.key("g1", "events"))
     assert [entry_id.decode() for entry_id, _ in stored] == [f"{e.seq}-1" for e in envs]
-    assert envelopes_of(stored) == envs
+    assert envelopes_of(stored, game=RULES.key) == envs
     appends = 1 + -(-(len(envs) - 11) // 17)  # see stored_game: 11 events, then 17 at a time
     ends = {11 + 17 * i for i in range(appends - 1)} | {len(envs)}  # each append's last seq
     for (_, fields), env in zip(stored, envs, strict=True):
         # the canonical JSON, deflated with Sun Tzu's dictionary (or plain if no shorter)
-        assert dictionaries.unpack(fields[b"p"]) == canonical(env.payload)
+        assert dictionaries.unpack(fields[b"p"], RULES.key) == canonical(env.payload)
         assert fields[b"p"][:1] == b"{" or len(fields[b"p"]) < len(canonical(env.payload))
         # the hash at the end of each append only (meta's last_hash is the last one)
         if env.seq in ends:
@@ -529,7 +529,7 @@ def test_a_v1_game_ended_is_read_back_upcast_and_still_folds(store):
     assert last.hash == stored.hash  # history is never rewritten
     if not isinstance(store, InMemoryEventStore):
         entry_id, fields = store.redis.xrange(store.key("g1", "events"), min=f"{stored.seq}-1")[0]
-        as_stored = envelope_of(entry_id, fields, prev=stored.prev)
+        as_stored = envelope_of(entry_id, fields, prev=stored.prev, game="sun-tzu")
         assert as_stored == stored and as_stored.v == 1  # still v1 in Redis
         assert store.codec.upcast("sun-tzu", as_stored) == last
     events = [env.event() for env in envs if env.type not in SYSTEM_FIELDS]

@@ -87,5 +87,5 @@ def test_an_entry_stored_without_its_hash_reads_back_the_same(
     fields = {k.encode(): v if isinstance(v, bytes) else str(v).encode()
               for k, v in entry_fields(env, game=game, tip=False).items()}  # fmt: skip
     assert fields[b"h"] == b""
-    assert envelope_of(b"7-1", fields, prev=prev) == env
+    assert envelope_of(b"7-1", fields, prev=prev, game=game) == env
     assert _fingerprint_sealed([env]) == fingerprint_of([event], actor)

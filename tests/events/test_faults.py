@@ -44,7 +44,7 @@ def tagged(tag: str) -> dict:
 def stored(client: redis.Redis, store: RedisEventStore, game_id: str) -> list[Envelope]:
     """The game's events as Redis holds them, entry IDs checked against ``seq``."""
     entries = client.xrange(store.key(game_id, "events"))
-    out = envelopes_of(entries)
+    out = envelopes_of(entries, game=store.game_of(game_id))
     for (entry_id, _), env in zip(entries, out, strict=True):
         assert entry_id == f"{env.seq}-1".encode(), "entry ID and seq disagree"
     return out

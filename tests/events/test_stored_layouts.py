@@ -31,10 +31,16 @@ PINNED = {1: "c64cf065b5aac1ed2ca23a1ce867969b2e4fc57958f776f14bf6efe538d8c3e0"}
 
 
 def test_every_dictionary_in_use_is_unchanged():
-    used = dictionaries.DICTIONARIES
+    used = dictionaries.dictionaries_of("sun-tzu")
     assert {n: hashlib.sha256(d).hexdigest() for n, d in used.items()} == PINNED
-    assert all(0 < n < ord("{") for n in dictionaries.DICTIONARIES)
-    assert set(dictionaries.NEWEST.values()) <= set(dictionaries.DICTIONARIES)
+    assert dictionaries.dictionaries_of("warring-states") == {}
+    assert dictionaries.dictionaries_of(None) == dictionaries.dictionaries_of("no-such") == {}
+
+
+def test_a_game_numbering_its_dictionaries_out_of_range_is_refused(monkeypatch):
+    monkeypatch.setattr(RULES, "payload_dictionaries", {123: b"{}"}, raising=False)
+    with pytest.raises(ValueError, match="numbered 1 to 122"):
+        dictionaries.dictionaries_of("sun-tzu")
 
 
 def test_packing_round_trips_and_keeps_plain_what_it_cannot_shrink():
@@ -42,7 +48,7 @@ def test_packing_round_trips_and_keeps_plain_what_it_cannot_shrink():
     for event in events:
         raw = canonical({k: v for k, v in event.items() if k not in ("type", "visible_to")})
         packed = dictionaries.pack("sun-tzu", raw)
-        assert dictionaries.unpack(packed) == raw
+        assert dictionaries.unpack(packed, "sun-tzu") == raw
         assert packed == raw or (packed[0] == 1 and len(packed) < len(raw))
         assert dictionaries.pack("warring-states", raw) == raw  # no dictionary: plain
         assert dictionaries.pack(None, raw) == raw
@@ -51,7 +57,9 @@ def test_packing_round_trips_and_keeps_plain_what_it_cannot_shrink():
 
 def test_a_payload_packed_with_an_unknown_dictionary_is_refused():
     with pytest.raises(ValueError, match="dictionary 99"):
-        dictionaries.unpack(b"\x63abc")
+        dictionaries.unpack(b"\x63abc", "sun-tzu")
+    with pytest.raises(ValueError, match="dictionary 1"):  # a game without dictionaries
+        dictionaries.unpack(b"\x01abc", "warring-states")
 
 
 @pytest.fixture(params=["fakeredis", "redis"])

@@ -1,0 +1,47 @@
+"""The Flask class the service runs on: Flask's own, with two costs every request paid
+made once instead (``python -m bench.http`` compares a command with a trivial request;
+these two were a good part of the trivial one).
+
+- Each of a request's hooks (before, after, teardown: eight here) went through
+  ``ensure_sync``, which asked ``inspect`` whether it is a coroutine function every time;
+  the answer is kept per function.
+- The session's signer (``itsdangerous``) was built for every request, and building one
+  serializes a test value; it is kept while the secret keys stay the same.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from flask import Flask
+from flask.sessions import SecureCookieSessionInterface
+
+
+class CookieSessions(SecureCookieSessionInterface):
+    """Flask's signed-cookie sessions, with the signer kept while the keys stay the same."""
+
+    _signer: tuple[Any, Any] | None = None
+
+    def get_signing_serializer(self, app: Flask) -> Any:
+        keys = (app.secret_key, tuple(app.config.get("SECRET_KEY_FALLBACKS") or ()),
+                self.salt, self.digest_method, self.key_derivation)  # fmt: skip
+        kept = self._signer
+        if kept is None or kept[0] != keys:
+            kept = self._signer = (keys, super().get_signing_serializer(app))
+        return kept[1]
+
+
+class BingfaFlask(Flask):
+    """Flask, with its hooks' sync wrappers and the session signer kept (see above)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.session_interface = CookieSessions()  # its signer is this app's
+        self._synced: dict[Callable[..., Any], Callable[..., Any]] = {}
+
+    def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
+        found = self._synced.get(func)
+        if found is None:
+            found = self._synced[func] = super().ensure_sync(func)
+        return found

@@ -13,17 +13,16 @@ from events.store import _fingerprint_sealed, fingerprint_of
 
 TEXT = st.text(alphabet=st.characters(codec="utf-8"), max_size=12)
 WHOLE = st.integers(-JSON_INT_MAX, JSON_INT_MAX)
+PAYLOADS = st.dictionaries(TEXT, st.one_of(WHOLE, TEXT, st.none(), st.lists(TEXT)))
+# what an envelope holds besides its seq and schema version
+ENVELOPE_PARTS = {"type_": TEXT, "actor": TEXT, "at": TEXT, "visible_to": TEXT,
+                  "prev": st.sampled_from(["", "ab" * 32]), "payload": PAYLOADS}  # fmt: skip
 
 
 @settings(max_examples=400, deadline=None)
 @given(
     seq=st.integers(1, 10**6),
-    type_=TEXT,
-    actor=TEXT,
-    at=TEXT,
-    visible_to=TEXT,
-    prev=st.sampled_from(["", "ab" * 32]),
-    payload=st.dictionaries(TEXT, st.one_of(WHOLE, TEXT, st.none(), st.lists(TEXT))),
+    **ENVELOPE_PARTS,
     v=st.integers(1, 9),
 )
 def test_the_sealed_hash_is_the_hash_of_the_canonical_body(
@@ -68,12 +67,7 @@ def test_what_the_store_cannot_read_back_exactly_is_refused_not_written_otherwis
 
 @settings(max_examples=300, deadline=None)
 @given(
-    type_=TEXT,
-    actor=TEXT,
-    at=TEXT,
-    visible_to=TEXT,
-    prev=st.sampled_from(["", "ab" * 32]),
-    payload=st.dictionaries(TEXT, st.one_of(WHOLE, TEXT, st.none(), st.lists(TEXT))),
+    **ENVELOPE_PARTS,
     game=st.sampled_from([None, "sun-tzu"]),
 )
 def test_an_entry_stored_without_its_hash_reads_back_the_same(

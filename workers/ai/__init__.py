@@ -31,7 +31,7 @@ from workers.ai.search import Budget, search
 # are only a safety net for an overloaded worker; when one bites, the move is the best so
 # far and no longer reproducible from the seed.
 MEDIUM = Budget(iterations=200, seconds=2.0)
-HARD = Budget(iterations=1200, seconds=8.0)
+HARD = Budget(iterations=800, seconds=8.0)
 
 Chooser = Callable[[Any, dict[str, Any], str, random.Random, Budget | None], dict | None]
 

@@ -32,7 +32,9 @@ from workers.ai.search import Budget, search
 # alternated, the same deals for both, 2 processes on a loaded 2-core machine): with 1200
 # hard scored 0.75 (95% CI 0.60-0.86), p95 1.24 s; with 800 0.825 (0.68-0.91), p95 0.84 s
 # (CPU time of every hard decision, as bench.ai counts). Fewer playouts did not make it
-# measurably weaker; neither reaches issue 18's 0.85 for sure.
+# measurably weaker; neither reaches issue 18's 0.85 for sure. bench.ai's timed pass on a
+# quiet machine (2 games): Sun Tzu 1.46 s before issue 18 -> 0.79 s, Warring States 1.39 s
+# -> 0.92 s (there hard vs medium scored 0.675, 0.52-0.80, in 40 games: its goal is 0.6).
 MEDIUM = Budget(iterations=200, seconds=2.0)
 HARD = Budget(iterations=800, seconds=8.0)
 

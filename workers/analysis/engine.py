@@ -70,7 +70,8 @@ class Strength:
 # choice) lose agreement with fewer playouts. So the search phase went from 600 to 300
 # playouts and nothing else. python -m bench.replays --quick --game sun-tzu (70 decisions,
 # load 5 on 2 cores): 21.1 CPU s before issue 18, 19.6 with its quicker search, 14.0 with
-# 300; the same class as its deeper analysis 0.73 at 600, 0.79 at 300 (67 decisions). On
+# 300 (quiet machine: 16.3 before, 13.6 after); the same class as its deeper analysis
+# 0.73 at 600, 0.79 at 300 (67 decisions). On
 # the 2 longest of its 6 games against one reference (1800 + 2 x 600, 180 + 2 x 120): the
 # same class 0.81 at 600 and at 300, the same best 0.56 / 0.59, losses 1.9 / 2.1 points
 # apart (137 decisions). Warring States (its fifth of these): 17.1 -> 12.0 CPU s a game,

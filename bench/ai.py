@@ -20,9 +20,10 @@ first pairing each level plays (hard–random, medium–easy) and count in the w
 The rest of the games then run on ``--jobs`` processes (default one per core), whose think
 times are not used.
 
-Goals: hard vs random ≥ 0.95, hard vs easy ≥ 0.75, hard's p95 ≤ 3 s, medium's p95 ≤ 0.5 s a
-decision (one core); a game's AI parts may add win-rate goals of their own
-(``strength_goals``, e.g. ``{"hard_vs_medium": 0.6}``). ``--quick`` says in its output that
+Goals: hard vs random ≥ 0.95, hard vs easy ≥ 0.75, hard vs medium ≥ 0.85 (issue 18, over 40
+games), hard's p95 ≤ 1 s (issue 18), medium's p95 ≤ 0.5 s a decision (one core); a game's AI
+parts may add or change win-rate goals of their own (``strength_goals``, e.g.
+``{"hard_vs_medium": 0.6}``). ``--quick`` says in its output that
 it played fewer games. ``--quick`` took 229 s on the 2-core development machine with other
 test runs going on (load average 3–5): 39 s for the timed games, 189 s for the other 12; hard
 plays about 15 decisions of 1–6 s a game. The full bench takes hours (≈ 40 core-seconds a
@@ -52,8 +53,8 @@ from workers.ai import LEVELS
 
 PAIRINGS = [("hard", "random"), ("hard", "easy"), ("medium", "easy"), ("hard", "medium")]
 TIMED = ["hard", "medium"]
-WIN_GOALS = {("hard", "random"): 0.95, ("hard", "easy"): 0.75}
-P95_GOALS = {"hard": 3.0, "medium": 0.5}
+WIN_GOALS = {("hard", "random"): 0.95, ("hard", "easy"): 0.75, ("hard", "medium"): 0.85}
+P95_GOALS = {"hard": 1.0, "medium": 0.5}
 QUICK_GAMES, QUICK_TIMED = 4, 2
 
 

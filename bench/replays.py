@@ -1,7 +1,7 @@
 """Replays: verifying a record, the state at a step, and analysing a whole game.
 
-    python -m bench.replays [--games N] [--analyse K] [--steps S] [--seed X] [--quick]
-                            [--game KEY] [--option name=value ...]
+    python -m bench.replays [--games N] [--analyse K] [--agreement K] [--steps S]
+                            [--seed X] [--quick] [--game KEY] [--option name=value ...]
 
 Games: ``--games`` (default 6; ``--quick`` 2) games of ``--game`` (default: every
 registered game, one after the other) with the ``--option``s given (the game's defaults
@@ -26,9 +26,16 @@ random play ends early more often), then made into records (``replays.record``).
   the most decisions (default 3; ``--quick`` 1). The wall time is printed before it. Goal:
   ≤ 60 s.
 
-Prints, last: ``verify_ms``, ``state_at_step_ms``, ``analysis_seconds``; without ``--game``,
-every registered game in turn, and at the end each game's three figures under its key
-(``sun_tzu_verify_ms``, ``warring_states_verify_ms``, …).
+* ``analysis_agreement_classes``, ``analysis_agreement_best``, ``analysis_loss_difference``:
+  how far those analyses agree with a deeper one (``workers.analysis.agreement``: 3 times
+  the playouts, another seed) of the first ``--agreement`` of them (default 1; 0: not
+  measured, ``n/a``): the share of the decisions with a choice given the same class, the
+  share given the same best decision, the mean absolute difference of the losses. The
+  deeper analysis takes about 3 times as long as the one timed.
+
+Prints, last: ``verify_ms``, ``state_at_step_ms``, ``analysis_seconds`` and the three
+agreement figures; without ``--game``, every registered game in turn, and at the end each
+game's figures under its key (``sun_tzu_verify_ms``, ``warring_states_verify_ms``, …).
 """
 
 from __future__ import annotations
@@ -52,6 +59,13 @@ from replays.verify import verify
 from service import tool_args
 from workers.ai import choose_command
 from workers.analysis import DEFAULT, analyse
+from workers.analysis.agreement import (
+    REFERENCE_FACTOR,
+    REFERENCE_SEED,
+    Agreement,
+    agreement,
+    deeper,
+)
 
 
 def play_games(n: int, seed: int, rules: Any = None,
@@ -76,6 +90,11 @@ def play_games(n: int, seed: int, rules: Any = None,
             app.submit(game_id, seat, choose_command(rules, game.state, seat, "easy", rng))
         out.append(record_of(app.store, game_id))
     return out
+
+
+# The agreement's figures (``workers.analysis.agreement``), printed after analysis_seconds.
+AGREEMENT_FIGURES = (("analysis_agreement_classes", "share"), ("analysis_agreement_best", "share"),
+                     ("analysis_loss_difference", "points"))  # fmt: skip
 
 
 def decisions(record: Record) -> int:
@@ -109,14 +128,23 @@ def time_state_at(records: Sequence[Record], steps: int, rng: random.Random) -> 
     return 1000 * statistics.mean(fresh), 1000 * statistics.mean(warm)
 
 
-def time_analysis(records: Sequence[Record]) -> list[tuple[int, float, float]]:
-    """(decisions, CPU seconds, wall seconds) of each analysis at the default strength."""
+def time_analysis(records: Sequence[Record]) -> list[tuple[int, float, float, dict[str, Any]]]:
+    """(decisions, CPU seconds, wall seconds, result) of each analysis at the default
+    strength."""
     out = []
     for record in records:
         cpu, wall = time.process_time(), time.perf_counter()
-        analyse(record, DEFAULT)
-        out.append((decisions(record), time.process_time() - cpu, time.perf_counter() - wall))
+        result = analyse(record, DEFAULT)
+        out.append((decisions(record), time.process_time() - cpu, time.perf_counter() - wall,
+                    result))  # fmt: skip
     return out
+
+
+def measure_agreement(records: Sequence[Record], results: Sequence[dict[str, Any]]) -> Agreement:
+    """The agreement of ``results`` (the default analyses of ``records``) with a deeper
+    analysis of each record (``workers.analysis.agreement``)."""
+    references = [analyse(r, deeper(DEFAULT), seed=REFERENCE_SEED) for r in records]
+    return agreement(references, results)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -126,6 +154,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=None)
     parser.add_argument("--analyse", type=int, default=None)
     parser.add_argument("--steps", type=int, default=None)
+    parser.add_argument("--agreement", type=int, default=1,
+                        help="analysed games analysed deeper too, for the agreement")  # fmt: skip
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--quick", action="store_true", help="2 games, 50 steps, 1 analysis")
     tool_args.add_game_arguments(parser)
@@ -146,11 +176,17 @@ def main(argv: list[str] | None = None) -> None:
         print(f"{prefix}verify_ms: {got['verify_ms']:.1f} ms")
         print(f"{prefix}state_at_step_ms: {got['state_at_step_ms']:.2f} ms")
         print(f"{prefix}analysis_seconds: {got['analysis_seconds']:.1f} s")
+        for name, unit in AGREEMENT_FIGURES:
+            value = got.get(name)
+            shown = "n/a" if value is None else f"{value:.3f} {unit}"
+            print(f"{prefix}{name}: {shown}")
 
 
-def bench_game(rules: Any, options: dict[str, Any], args: argparse.Namespace) -> dict[str, float]:
+def bench_game(
+    rules: Any, options: dict[str, Any], args: argparse.Namespace
+) -> dict[str, float | None]:
     """Plays, verifies, steps through and analyses games of one game; prints what it saw and
-    gives the three figures."""
+    gives its figures."""
     n_games = args.games or (2 if args.quick else 6)
     n_analyse = args.analyse or (1 if args.quick else 3)
     n_steps = args.steps or (50 if args.quick else 200)
@@ -175,14 +211,25 @@ def bench_game(rules: Any, options: dict[str, Any], args: argparse.Namespace) ->
     print(f"analysis at the default strength (placements {s.place} playouts + 2 x "
           f"{s.place_evaluations}, other decisions {s.other} + 2 x {s.other_evaluations}), "
           f"load average {os.getloadavg()[0]:.1f}:")  # fmt: skip
-    for n, cpu, wall in timed:
+    for n, cpu, wall, _ in timed:
         print(f"    {n} decisions: {cpu:.1f} CPU s, {wall:.1f} s wall, "
               f"{1000 * cpu / n:.0f} ms a decision")  # fmt: skip
-    return {
+    figures = {
         "verify_ms": verify_ms,
         "state_at_step_ms": fresh_ms,
-        "analysis_seconds": max(cpu for _, cpu, _ in timed),
+        "analysis_seconds": max(cpu for _, cpu, _, _ in timed),
     }
+    k = min(args.agreement, len(timed))
+    if k > 0:
+        started = time.perf_counter()
+        found = measure_agreement(longest[:k], [result for *_, result in timed[:k]])
+        print(f"agreement with an analysis of {REFERENCE_FACTOR}x the playouts (seed "
+              f"{REFERENCE_SEED}) of {k} game(s): {found.decisions} decisions with a choice "
+              f"compared, reference in {time.perf_counter() - started:.0f} s wall")  # fmt: skip
+        figures.update(analysis_agreement_classes=found.classes,
+                       analysis_agreement_best=found.best,
+                       analysis_loss_difference=found.loss_difference)  # fmt: skip
+    return figures
 
 
 if __name__ == "__main__":

@@ -121,16 +121,34 @@ def test_bench_replays_without_a_game_gives_every_game_its_figures(monkeypatch, 
 
     def bench_game(rules, options, args):
         benched.append((rules.key, options))
-        return {"verify_ms": 1.0, "state_at_step_ms": 2.0, "analysis_seconds": 3.0}
+        return {"verify_ms": 1.0, "state_at_step_ms": 2.0, "analysis_seconds": 3.0,
+                "analysis_agreement_classes": 0.75, "analysis_agreement_best": None}  # fmt: skip
 
     monkeypatch.setattr(bench_replays, "bench_game", bench_game)
     bench_replays.main(["--quick"])
     assert benched == [(key, {}) for key in games.REGISTRY]
-    last = capsys.readouterr().out.strip().splitlines()[-3 * len(games.REGISTRY) :]
+    last = capsys.readouterr().out.strip().splitlines()[-6 * len(games.REGISTRY) :]
     for key in games.REGISTRY:
         name = key.replace("-", "_")
         assert f"{name}_verify_ms: 1.0 ms" in last
         assert f"{name}_analysis_seconds: 3.0 s" in last
+        assert f"{name}_analysis_agreement_classes: 0.750 share" in last
+        assert f"{name}_analysis_agreement_best: n/a" in last  # not measured
+        assert f"{name}_analysis_loss_difference: n/a" in last
+
+
+def test_bench_replays_agreement_compares_with_a_deeper_analysis(monkeypatch):
+    from bench import replays as bench_replays
+    from workers.analysis import QUICK, analyse
+
+    monkeypatch.setattr(bench_replays, "DEFAULT", QUICK)  # quick and rough, for the test
+    (record,) = bench_replays.play_games(1, 3, games.get("sun-tzu"))
+    ours = analyse(record, QUICK)
+    found = bench_replays.measure_agreement([record], [ours])
+    assert found.decisions == sum(e["assessed"] and not e["forced"] for e in ours["decisions"])
+    assert found.decisions > 0 and 0.0 <= found.classes <= 1.0 and found.loss_difference >= 0
+    with pytest.raises(ValueError):  # an analysis of another record
+        bench_replays.measure_agreement([record], [{"decisions": ours["decisions"][1:]}])
     with pytest.raises(SystemExit):  # an option belongs to one game
         bench_replays.main(["--quick", "--option", "variant=beginner"])
 

@@ -132,7 +132,7 @@ def test_a_search_cut_short_by_the_time_limit_plays_its_best_so_far(monkeypatch,
     command = ai.choose_command(RULES, state, seat, "hard", random.Random(1),
                                 interrupts=(TimeUp,))  # fmt: skip
     RULES.decide(state, seat, command, random.Random(0))  # legal
-    assert calls["n"] == after + 2  # it stopped there, far short of hard's 1200 iterations
+    assert calls["n"] == after + 2  # it stopped there, far short of hard's 800 iterations
     with pytest.raises(TimeUp):  # without the interrupt named, the exception goes through
         ai.choose_command(RULES, state, seat, "hard", random.Random(1))
 

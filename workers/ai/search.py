@@ -122,9 +122,11 @@ def _iterate(
     node: Node | None = root
     path: list[tuple[Arm, Seat]] = []
     depth = 0
-    while node is not None and not adapter.horizon(start, state) and rules.pending(state):
+    horizon, pending = adapter.horizon, rules.pending
+    due = pending(state)
+    while node is not None and due and not horizon(start, state):
         picks = []
-        for seat in rules.pending(state):
+        for seat in due:
             options = (
                 mine
                 if node is root and seat == me
@@ -145,17 +147,18 @@ def _iterate(
             node = None
         else:
             node = child
+        due = pending(state)
     # Play on with the cheap policy up to the horizon.
+    rollout = adapter.rollout
     for _ in range(1000):
-        if adapter.horizon(start, state):
+        if not due or horizon(start, state):
             break
-        due = rules.pending(state)
-        if not due:
-            break
-        for seat in list(due):
-            if seat in rules.pending(state):
-                command = adapter.rollout(state, seat, rng)
-                state = _apply(rules, adapter, state, seat, command, rng)
+        seats = list(due)
+        for i, seat in enumerate(seats):
+            # the first seat owes for sure; a later one may have been answered for already
+            if i == 0 or seat in pending(state):
+                state = _apply(rules, adapter, state, seat, rollout(state, seat, rng), rng)
+        due = pending(state)
     value = adapter.evaluate(state, me)
     for arm, seat in path:
         arm.visits += 1
@@ -192,7 +195,12 @@ def _apply(
         events = rules.decide(state, seat, command, rng)
     except RulesError:
         events = rules.decide(state, seat, rules.random_command(state, seat, rng), rng)
-    return rules.fold(events, state)
+    # Event by event, as games are played (``games.playout``): a game may hand back the
+    # states its ``decide`` already went through instead of applying each event again.
+    evolve = rules.evolve
+    for event in events:
+        state = evolve(state, event)
+    return state
 
 
 def _final(arms: dict[Hashable, Arm], rng: random.Random, simultaneous: bool) -> Hashable:

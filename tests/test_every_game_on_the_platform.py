@@ -102,7 +102,7 @@ def test_a_scaled_analysis_strength_keeps_a_playout_of_each_kind():
     from workers.analysis.engine import DEFAULT, QUICK, Strength, scaled
 
     assert scaled(DEFAULT, 1.0) is DEFAULT
-    assert scaled(DEFAULT, 0.2) == Strength(place=120, place_evaluations=40, other=12,
+    assert scaled(DEFAULT, 0.2) == Strength(place=60, place_evaluations=40, other=12,
                                             other_evaluations=8)  # fmt: skip
     assert scaled(QUICK, 0.01) == Strength(1, 1, 1, 1)
 

@@ -27,14 +27,11 @@ from workers.ai.search import Budget, search
 
 # Iteration budgets, so that a move is reproducible from its seed. The wall-clock caps are
 # only a safety net for an overloaded worker; when one bites, the move is the best so far
-# and no longer reproducible from the seed. Hard had 1200 playouts (Sun Tzu: p95 1.48 s a
-# decision, issue 18, whose goal is p95 <= 1 s). 40 Sun Tzu games against medium (seats
-# alternated, the same deals for both, 2 processes on a loaded 2-core machine): with 1200
-# hard scored 0.75 (95% CI 0.60-0.86), p95 1.24 s; with 800 0.825 (0.68-0.91), p95 0.84 s
-# (CPU time of every hard decision, as bench.ai counts). Fewer playouts did not make it
-# measurably weaker; neither reaches issue 18's 0.85 for sure. bench.ai's timed pass on a
-# quiet machine (2 games): Sun Tzu 1.46 s before issue 18 -> 0.79 s, Warring States 1.39 s
-# -> 0.92 s (there hard vs medium scored 0.675, 0.52-0.80, in 40 games: its goal is 0.6).
+# and no longer reproducible from the seed. Hard's 800 playouts (it had 1200) keep its
+# p95 under 1 s a decision in both games of issue 18, and 40 games against medium (seats
+# alternated, the same deals for both budgets) did not find it weaker: 0.825 (95% CI
+# 0.68-0.91) with 800, 0.75 (0.60-0.86) with 1200. The figures per game: issue 18's note
+# and ``python -m bench.ai``.
 MEDIUM = Budget(iterations=200, seconds=2.0)
 HARD = Budget(iterations=800, seconds=8.0)
 

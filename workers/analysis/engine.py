@@ -63,20 +63,15 @@ class Strength:
     other_evaluations: int
 
 
-# The default strength. Issue 18 asks for a Sun Tzu game in ≤ 15 CPU s on one core at the
-# same agreement with a deeper analysis (``workers.analysis.agreement``: 3x the playouts,
-# another seed). The searched decisions' search phase only picks the best; their losses
-# come from the evaluations, and the other decisions (three in four of those with a
+# The default strength. Issue 18 asks for an analysis in <= 15 CPU s a game on one core at
+# the same agreement with a deeper analysis (``workers.analysis.agreement``: 3x the
+# playouts, another seed). The searched decisions' search phase only picks the best; their
+# losses come from the evaluations, and the other decisions (three in four of those with a
 # choice) lose agreement with fewer playouts. So the search phase went from 600 to 300
-# playouts and nothing else. python -m bench.replays --quick --game sun-tzu (70 decisions,
-# load 5 on 2 cores): 21.1 CPU s before issue 18, 19.6 with its quicker search, 14.0 with
-# 300 (quiet machine: 16.3 before, 13.6 after); the same class as its deeper analysis
-# 0.73 at 600, 0.79 at 300 (67 decisions). On
-# the 2 longest of its 6 games against one reference (1800 + 2 x 600, 180 + 2 x 120): the
-# same class 0.81 at 600 and at 300, the same best 0.56 / 0.59, losses 1.9 / 2.1 points
-# apart (137 decisions). Warring States (its fifth of these): 17.1 -> 12.0 CPU s a game,
-# the same class 0.90 -> 0.85 (one game, 96 decisions: within the noise, or a little less).
-# A searched decision's loss varies by about ±3 points between seeds.
+# playouts and nothing else: about a sixth less time, the same class as the deeper analysis
+# as often as before (0.81 at both, 137 decisions), losses about 2 points apart either way.
+# A searched decision's loss varies by about +-3 points between seeds. The figures per game:
+# ``python -m bench.replays`` (analysis_seconds, analysis_agreement_*) and issue 18's note.
 DEFAULT = Strength(place=300, place_evaluations=200, other=60, other_evaluations=40)
 # For tests: quick and rough.
 QUICK = Strength(place=12, place_evaluations=6, other=4, other_evaluations=4)

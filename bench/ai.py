@@ -24,10 +24,9 @@ Goals: hard vs random ≥ 0.95, hard vs easy ≥ 0.75, hard vs medium ≥ 0.85 (
 games), hard's p95 ≤ 1 s (issue 18), medium's p95 ≤ 0.5 s a decision (one core); a game's AI
 parts may add or change win-rate goals of their own (``strength_goals``, e.g.
 ``{"hard_vs_medium": 0.6}``). ``--quick`` says in its output that
-it played fewer games. ``--quick`` took 229 s on the 2-core development machine with other
-test runs going on (load average 3–5): 39 s for the timed games, 189 s for the other 12; hard
-plays about 15 decisions of 1–6 s a game. The full bench takes hours (≈ 40 core-seconds a
-game with hard in it).
+it played fewer games. Hard plays about 15 decisions a game, under 1 s each at the 95th
+percentile since issue 18 (800 playouts; ``workers/ai/__init__.py``); the full bench still
+takes hours, ``--quick`` a few minutes.
 
 Prints the crosstable and the Elo fit, then, last, one line each:
 ``hard_vs_random_win_rate``, ``hard_vs_easy_win_rate``, ``medium_vs_easy_win_rate``,

@@ -146,24 +146,31 @@ def archive(args: argparse.Namespace, console: Console) -> int:
         return 1
 
 
-def backup(args: argparse.Namespace, console: Console) -> int:
-    """Copy the store's Redis and every finished game's export into ``args.folder``."""
+def _copying(console: Console, step: Any) -> dict[str, int] | None:
+    """Run a backup or restore ``step``; its counts, or None once the failure is said."""
     import redis
 
     from replays.backup import BackupError
+
+    try:
+        return step()
+    except BackupError as error:
+        console.print(f"[error]{escape(str(error))}[/error]", soft_wrap=True)
+    except redis.ConnectionError as error:
+        console.print(f"[error]cannot reach the Redis at REDIS_URL: {escape(str(error))}[/error]")
+    return None
+
+
+def backup(args: argparse.Namespace, console: Console) -> int:
+    """Copy the store's Redis and every finished game's export into ``args.folder``."""
     from replays.backup import backup as copy
 
     stores = _replay_stores(console, args.partitions)
     if stores is None:
         return 2
     events, replays = stores
-    try:
-        counts = copy(events.redis, args.folder, events, replays)
-    except BackupError as error:
-        console.print(f"[error]{escape(str(error))}[/error]", soft_wrap=True)
-        return 1
-    except redis.ConnectionError as error:
-        console.print(f"[error]cannot reach the Redis at REDIS_URL: {escape(str(error))}[/error]")
+    counts = _copying(console, lambda: copy(events.redis, args.folder, events, replays))
+    if counts is None:
         return 1
     console.print(f"backed up {counts['keys']} keys and {counts['exports']} finished games' "
                   f"records into {escape(args.folder)}", soft_wrap=True)  # fmt: skip
@@ -172,21 +179,13 @@ def backup(args: argparse.Namespace, console: Console) -> int:
 
 def restore(args: argparse.Namespace, console: Console) -> int:
     """Put a backup into the empty Redis at REDIS_URL."""
-    import redis
-
-    from replays.backup import BackupError
     from replays.backup import restore as put_back
 
     stores = _replay_stores(console)
     if stores is None:
         return 2
-    try:
-        counts = put_back(stores[0].redis, args.folder)
-    except BackupError as error:
-        console.print(f"[error]{escape(str(error))}[/error]", soft_wrap=True)
-        return 1
-    except redis.ConnectionError as error:
-        console.print(f"[error]cannot reach the Redis at REDIS_URL: {escape(str(error))}[/error]")
+    counts = _copying(console, lambda: put_back(stores[0].redis, args.folder))
+    if counts is None:
         return 1
     console.print(f"restored {counts['keys']} keys from {escape(args.folder)}", soft_wrap=True)
     return 0

@@ -61,9 +61,14 @@ class WarringStates:
     # order, so a live game, its replay, its audit and a snapshot decide alike
     # (tests/test_every_game_on_the_platform.py).
     evolve = staticmethod(state.evolve)
+    evolve_all = staticmethod(state.evolve_all)  # the state decide left, when it can
 
     @staticmethod
     def fold(events: Iterable[dict[str, Any]], st: dict | None = None) -> dict:
+        if st is None and type(events) is list:  # a game's first events, as setup made them?
+            known = state.taken(state._SETUP, events)
+            if known is not None:  # (setup laid the board out sorted: what _sorted gives)
+                return known
         return state.fold((_sorted(event) for event in events), st)
 
     @staticmethod

@@ -60,6 +60,8 @@ def cfg(st: dict, name: str) -> Any:
 class Ctx:
     """A decision in progress: the working state, the events so far, the rng."""
 
+    __slots__ = ("copied", "events", "rng", "sides", "st")
+
     def __init__(self, st: dict, rng: Any) -> None:
         self.st = dict(st)  # each container is copied before its first write (as S.thaw)
         self.copied: set[str] = set()
@@ -69,13 +71,23 @@ class Ctx:
 
     def emit(self, ev: dict) -> None:
         ev.setdefault("visible_to", "all")
-        st, copied = self.st, self.copied
+        st = self.st
         if self.sides is not None and "sides" not in ev:  # (readers, the sides: one copy
             ev["sides"] = self.sides  # for the events of a decision)
-        if "force" in ev or "target" in ev:
-            readers(st, ev)
+        if "force" in ev or "target" in ev:  # (readers, the factions)
+            force, target = ev.get("force"), ev.get("target")
+            fixed = FIXED
+            if type(force) is str and force in fixed:
+                factions = {force: B.faction(st, force)}
+                if type(target) is str and target in fixed:
+                    factions[target] = B.faction(st, target)
+                ev["factions"] = factions
+            elif type(target) is str and target in fixed:
+                ev["factions"] = {target: B.faction(st, target)}
         kind = ev["type"]
-        for key in S.WRITES.get(kind, ()):  # the containers it writes into
+        writes, apply = PLAN.get(kind, NO_PLAN)  # the containers it writes into, and how
+        copied = self.copied
+        for key in writes:
             if key not in copied:
                 st[key] = dict(st[key])
                 copied.add(key)
@@ -98,7 +110,6 @@ class Ctx:
             S.set_or_drop(st["pool"], ev["pool"])
         if "op" in ev:
             st["op"] = ev["op"]
-        apply = S.APPLY.get(kind)
         if apply is not None:
             apply(st, ev)
             if kind in SIDES_SET:
@@ -106,25 +117,30 @@ class Ctx:
         self.events.append(ev)
 
     def die(self) -> int:
-        return D.constants.die_min + self.rng.randrange(
-            D.constants.die_max - D.constants.die_min + 1
-        )
+        return DIE_MIN + self.rng.randrange(DIE_FACES)
 
 
 SIDES_SET = frozenset({"game_started", "bids_revealed"})  # the events that set st["sides"]
+FIXED = B.FIXED
+DIE_MIN = D.constants.die_min
+DIE_FACES = D.constants.die_max - D.constants.die_min + 1
+# event type -> (the containers it writes into beside the mechanical fields, its
+# S.APPLY), one look-up per event made
+PLAN = {kind: (S.WRITES.get(kind, ()), S.APPLY.get(kind)) for kind in {*S.WRITES, *S.APPLY}}
+NO_PLAN: tuple[tuple, None] = ((), None)
 
 
 def readers(st: dict, ev: dict) -> None:
     """Stamp what the log needs to tell ``ev`` to each reader from their side ("You played…",
     "Your Wei lost…"), since a sentence is made from one event alone: ``sides`` (seat ->
     side, public once known) and ``factions`` (the faction of the forces it names, before
-    it happens). Both are public; ``evolve`` ignores them. (``Ctx.emit`` stamps ``sides``
-    itself, one copy for all the events of a decision, and calls this for the factions
-    only when the event names a force or a target.)"""
+    it happens). Both are public; ``evolve`` ignores them. (``Ctx.emit`` does the same,
+    written out: one copy of the sides for all the events of a decision, the factions
+    looked up only when the event names a force or a target.)"""
     sides = st["sides"]
     if sides and "sides" not in ev:
         ev["sides"] = dict(sides)
-    # (written out, not as a loop over the two keys: this runs for every event made)
+    # (written out, not as a loop over the two keys)
     force, target = ev.get("force"), ev.get("target")
     if isinstance(force, str) and force in B.FIXED:
         factions = {force: B.faction(st, force)}
@@ -213,14 +229,14 @@ def setup(options: Any, rng: Any) -> list[dict]:
             "sides": sides,
         }
     )
-    areas, track, pool = board_for(scenario, config)
+    areas, track, pool = sorted_board(scenario, config)
     c.emit(
         {
             "type": "board_set",
             "areas": areas,
             "track": track,
             "pool": pool,
-            "initiative": {"side": sc.initiative, "flipped": False},
+            "initiative": {"flipped": False, "side": sc.initiative},
         }
     )
     cfg = D.config(config)
@@ -231,7 +247,30 @@ def setup(options: Any, rng: Any) -> list[dict]:
     if sides:
         start_turn(c, 1)
         advance(c)
+    S.remember_setup(c.events, c.st)  # for the fold that follows: c.st is not changed
     return c.events
+
+
+# scenario and config -> the board of board_for with every dict's keys sorted, as the
+# store gives the event back (S.SORTED): worked out once, copied for each game
+_BOARDS: dict[tuple, tuple[dict, dict, dict]] = {}
+
+
+def sorted_board(scenario: str, config: dict) -> tuple[dict, dict, dict]:
+    """``board_for`` as ``S.sorted_copy`` lays it out (the board's areas, each stack's
+    fields and generals, the track and the pool in key order), a new copy each time: the
+    state a game's events fold into is then the one its ``setup`` computed."""
+    key = (scenario, *sorted(config.items()))
+    board = _BOARDS.get(key)
+    if board is None:
+        board = _BOARDS[key] = S.sorted_copy(board_for(scenario, config))
+    areas, track, pool = board
+    copy_area = S.copy_area
+    return (
+        {a: copy_area(content) for a, content in areas.items()},
+        {f: dict(p) for f, p in track.items()},
+        dict(pool),
+    )
 
 
 # -- decide ------------------------------------------------------------------------------------
@@ -271,6 +310,7 @@ def decide(st: dict, seat: str, cmd: Any, rng: Any) -> list[dict]:
         )
     handler(c, seat, cmd)
     advance(c)
+    S.remember(st, c.events, c.st, pending_now(c.st))  # c.st is not changed after this
     return c.events
 
 
@@ -299,6 +339,17 @@ DUE = {"operate": "operate", "respond": "respond", "discard": "pick", "discard_d
 
 
 def pending(st: dict) -> dict[str, str]:
+    """Seat -> the decision owed. Asked of the state a decision left again and again (the
+    caller, ``random_command``, the next ``decide``): that one is answered from what
+    ``decide`` worked out (``state.remember``), by identity; any other state afresh."""
+    known = S.owed_in(st)
+    if known is not None:
+        return dict(known)
+    return pending_now(st)
+
+
+def pending_now(st: dict) -> dict[str, str]:
+    """``pending`` worked out afresh."""
     phase = st["phase"]
     if phase == "bid":
         return {s: "bid" for s in SEATS if s not in st["bids"]}
@@ -506,8 +557,6 @@ def do_play(c: Ctx, seat: str, cmd: dict) -> None:
         raise RulesError(said("you have no card {card!r} in hand", card=card))
     face = cmd.get("face")
     if face == "up":
-        from games.warring_states import cards
-
         cards.play(c, side, cmd)
         return
     if face != "down":
@@ -678,6 +727,8 @@ def can_operate(st: dict, side: str, op: Any = ...) -> bool:
                 for f, p in st["track"].items()
                 if p["box"] in ("REVENGE_QIN", "ANTI_QIN") and f not in eliminated
             ]
+        if not mine:
+            return False
         for content in st["areas"].values():
             city = content["city"]
             if city and city["force"] in mine and (city["ready"] or any(city["gens"].values())):
@@ -984,8 +1035,6 @@ def finish_military(c: Ctx) -> None:
 def next_step(c: Ctx) -> None:
     """The next thing the card in play grants (``op["todo"]``), or the end of the phase.
     A step that nothing can carry out now is skipped (Ruling 13)."""
-    from games.warring_states import cards  # the card texts build on these rules
-
     op = c.st["op"]
     while op["todo"]:
         nxt, rest = op["todo"][0], op["todo"][1:]
@@ -1044,8 +1093,6 @@ def step_op(c: Ctx) -> None:
     if stage == "next":
         next_step(c)
     elif stage == "char_window":
-        from games.warring_states import cards
-
         cards.char_window(c)
     elif stage == "engage":
         engage(c)
@@ -1213,9 +1260,10 @@ def publicly_spent(st: dict, side: str, kind: str) -> bool:
     return seen >= D.cards[kind].count
 
 
-def response_kinds(st: dict) -> list[str]:
+def response_kinds(st: dict, routes: list | None = None) -> list[str]:
     """The Break cards the passive player could in principle play now, whatever their hand
-    (so being asked tells the opponent nothing)."""
+    (so being asked tells the opponent nothing). ``routes``: a list that receives Lord
+    Xinling's routes (``xinling_routes``) when they were worked out."""
     op = st["op"]
     mil = op["mil"]
     passive = B.OTHER[op["side"]]
@@ -1229,8 +1277,12 @@ def response_kinds(st: dict) -> list[str]:
         if kind.endswith("ELITE_CROSSBOWMEN") and mil["first"]["defender"]:
             continue  # it has fired first already: a second one adds nothing
         out.append(kind)
-    if passive == "alliance" and defending and xinling_routes(st, mil):
-        out.append("A_LORD_XINLING")
+    if passive == "alliance" and defending:
+        found = xinling_routes(st, mil)
+        if found:
+            out.append("A_LORD_XINLING")
+            if routes is not None:
+                routes += found
     return out
 
 
@@ -1256,13 +1308,16 @@ def xinling_routes(st: dict, mil: dict) -> list[dict]:
     return out
 
 
-def response_options(st: dict, kinds: list[str]) -> list[dict]:
+def response_options(st: dict, kinds: list[str], routes: list | None = None) -> list[dict]:
     """The public options of a combat window: let it pass, or one of ``kinds`` (Lord
-    Xinling b) once per route Wei Wuji may take to the battle, recorded when played)."""
+    Xinling b) once per route Wei Wuji may take to the battle, recorded when played;
+    ``routes``: those routes if known already)."""
     options: list[dict] = [{"card": None}]
     for k in kinds:
         if k == "A_LORD_XINLING":
-            options += [{"card": k, **r} for r in xinling_routes(st, st["op"]["mil"])]
+            if routes is None:
+                routes = xinling_routes(st, st["op"]["mil"])
+            options += [{"card": k, **r} for r in routes]
         else:
             options.append({"card": k})
     return options
@@ -1271,14 +1326,15 @@ def response_options(st: dict, kinds: list[str]) -> list[dict]:
 def open_window(c: Ctx) -> None:
     st = c.st
     op = st["op"]
-    kinds = response_kinds(st)
+    routes: list[dict] = []
+    kinds = response_kinds(st, routes)
     if not kinds:
         set_op(c, "window_skipped", stage="defend")
         return
     passive = B.OTHER[op["side"]]
     seat = seat_of(st, passive)
     standing = st["standing"].get(seat) or {"mode": "ask"}
-    options = response_options(st, kinds)
+    options = response_options(st, kinds, routes)
     if standing["mode"] == "ask":
         op2 = {**op, "owed": {"side": passive, "kind": "respond", "options": options}}
         c.emit({"type": "window_opened", "side": passive, "kinds": kinds, "op": op2})
@@ -1980,16 +2036,12 @@ def do_choose(c: Ctx, seat: str, cmd: dict) -> None:
     if kind == "engage":
         choose_engage(c, option)
     elif kind == "respond" and op.get("stage") == "char_window":
-        from games.warring_states import cards
-
         cards.respond_in_char_window(c, seat, option)
     elif kind == "respond":
         do_respond(c, seat, option)
     elif kind == "onward":
         onward(c, option)
     elif kind in ("reinforce", "general", "mobilize", "bolster", "city"):
-        from games.warring_states import cards
-
         cards.chosen(c, kind, option)
     elif kind == "defend":
         choose_defence(c, option)
@@ -2010,8 +2062,6 @@ def do_choose(c: Ctx, seat: str, cmd: dict) -> None:
 
 
 def do_pick(c: Ctx, seat: str, cmd: dict) -> None:
-    from games.warring_states import cards
-
     cards.do_pick(c, seat, cmd)
 
 
@@ -2023,3 +2073,8 @@ HANDLERS = {
     "choose": do_choose,
     "pick": do_pick,
 }
+
+
+# The card texts build on these rules (cards.py imports this module): imported once the
+# rules above are defined, not at each call.
+from games.warring_states import cards  # noqa: E402

@@ -17,6 +17,7 @@ operation in progress, or null).
 from __future__ import annotations
 
 import json
+from operator import is_
 from typing import Any
 
 State = dict[str, Any]
@@ -162,6 +163,82 @@ def evolve(state: State, event: dict[str, Any]) -> State:
     return new
 
 
+# The state the last decision left: ``decide`` computes the state after its events anyway
+# (``rules.Ctx`` applies each event as it is made), and its caller then usually applies
+# those very events to that very state (``evolve_all``, as ``games.playout`` does).
+# Remembering it lets ``evolve_all`` hand back the state already computed instead of
+# applying the events a second time. Identity (``is``), not equality, is checked: only the
+# state object ``decide`` was given and the event objects it made are known; anything
+# else is applied as usual. The record is replaced whole (a reader in another thread sees
+# one decision's or another's) and the state handed out once, so every ``evolve_all``
+# gives a state object of its own. What is owed in that state (``rules.pending``) is
+# kept beside it, asked by identity too: a state handed out is never changed in place.
+class _Passed:
+    __slots__ = ("due", "events", "final", "start")
+
+    def __init__(self, start: Any, events: tuple, final: Any, due: Any) -> None:
+        self.start, self.events, self.final, self.due = start, events, final, due
+
+
+_NOTHING = _Passed(None, (), None, None)
+_passed = _NOTHING
+_owed: tuple[Any, Any] = (None, None)  # (the state a decision left, what is owed in it)
+
+
+def remember(start: State, events: list[dict], final: State, due: dict) -> None:
+    """Keep the state ``events`` lead to from ``start`` (``final``, which nobody changes
+    from now on) and what is owed in it."""
+    global _passed, _owed
+    _passed = _Passed(start, tuple(events), final, due)
+    _owed = (final, due)
+
+
+_SETUP = object()  # the start of a game's events (``remember_setup``)
+
+
+def remember_setup(events: list[dict], final: State) -> None:
+    """Keep the state a game's first events (``rules.setup``) lead to from nothing."""
+    global _passed
+    _passed = _Passed(_SETUP, tuple(events), final, None)
+
+
+def taken(start: Any, events: Any) -> State | None:
+    """The remembered state ``events`` lead to from ``start`` (``_SETUP``: from nothing),
+    handed out once, or None when these are not the events remembered."""
+    global _passed
+    known = _passed
+    if (
+        start is known.start
+        and len(events) == len(known.events)
+        and all(map(is_, events, known.events))
+    ):
+        _passed = _NOTHING
+        return known.final
+    return None
+
+
+def owed_in(state: State) -> dict | None:
+    """What is owed in ``state`` if it is the state the last decision left, else None
+    (read it, never change it)."""
+    owed = _owed
+    return owed[1] if state is owed[0] else None
+
+
+def evolve_all(state: State, events: list[dict[str, Any]]) -> State:
+    """The state after one decision's events (``games.base.Rules``): what ``evolve``
+    gives applied to each in turn; the state ``decide`` left when these are its very
+    events from this very state (``remember``), handed out once."""
+    if type(events) is not list and type(events) is not tuple:
+        events = list(events)
+    if state is _passed.start:
+        known = taken(state, events)
+        if known is not None:
+            return known
+    for event in events:
+        state = evolve(state, event)
+    return state
+
+
 SORTED = frozenset({"board_set"})  # the events whose dicts become the state's as they are
 
 
@@ -249,7 +326,12 @@ def _deck_shuffled(st: State, ev: dict[str, Any]) -> None:
 
 def _cards_drawn(st: State, ev: dict[str, Any]) -> None:
     side, cards = ev["side"], ev.get("cards", [])
-    st["decks"][side] = _take(st["decks"][side], cards)
+    deck = st["decks"][side]
+    n = len(cards)
+    if deck[:n] == cards:  # the cards off the top, as drawn (what _take gives then)
+        st["decks"][side] = deck[n:]
+    else:
+        st["decks"][side] = _take(deck, cards)
     st["hands"][side] = st["hands"][side] + list(cards)
 
 

@@ -113,10 +113,16 @@ def rp(state: dict, side: str) -> int:
 def rps(state: dict) -> dict[str, int]:
     """``rp`` of both sides (and "neutral", None: the rest), in one pass over the board."""
     out = dict.fromkeys(SIDES, 0)
+    factions: dict[str, str | None] = {}  # (faction, per force)
+    rp = D.rp
     for a, c in state["areas"].items():
-        if c["city"]:
-            fac = faction(state, c["city"]["force"])
-            out[fac] = out.get(fac, 0) + D.rp[a]
+        city = c["city"]
+        if city:
+            force = city["force"]
+            fac = factions.get(force, 0)
+            if fac == 0:
+                fac = factions[force] = faction(state, force)
+            out[fac] = out.get(fac, 0) + rp[a]
     return out
 
 
@@ -190,27 +196,48 @@ def hostile_to(state: dict, content: dict, fac: str | None, own: str) -> bool:
 
 def paths(state: dict, origin: str, force: str, ma: int) -> list[list[str]]:
     """Every simple path a stack of ``force`` may take from ``origin`` with ``ma`` MP: it
-    stops on entering an area with enemy or Neutral counters (§8)."""
+    stops on entering an area with enemy or Neutral counters (§8). (The paths of the
+    empty board, ``tree``, those beyond a stop left out: the same paths, in the same
+    order, as walking the board depth first.)"""
     fac = faction(state, force)
     out: list[list[str]] = []
-
     areas = state["areas"]
     hostile: dict[str, bool] = {}
-
-    def walk(here: str, left: int, path: list[str]) -> None:
-        for nxt, c in STEPS[here]:
-            if c > left or nxt == origin or nxt in path:
-                continue
-            new = [*path, nxt]
-            out.append(new)
-            stop = hostile.get(nxt)
-            if stop is None:
-                stop = hostile[nxt] = hostile_to(state, areas[nxt], fac, force)
-            if not stop:
-                walk(nxt, left - c, new)
-
-    walk(origin, ma, [])
+    onward: list[bool] = []  # per path of the tree: taken, and a move may go on from it
+    for path, parent, last in tree(origin, ma):
+        if parent >= 0 and not onward[parent]:
+            onward.append(False)
+            continue
+        out.append(list(path))
+        stop = hostile.get(last)
+        if stop is None:
+            stop = hostile[last] = hostile_to(state, areas[last], fac, force)
+        onward.append(not stop)
     return out
+
+
+_TREES: dict[tuple[str, int], tuple] = {}
+
+
+def tree(origin: str, ma: int) -> tuple:
+    """Every simple path from ``origin`` with ``ma`` MP on an empty board, depth first:
+    ``(path, index of the path it extends or -1, its last area)``; kept per origin and
+    allowance (the board's borders do not change)."""
+    found = _TREES.get((origin, ma))
+    if found is None:
+        out: list[tuple] = []
+
+        def walk(here: str, left: int, path: tuple, parent: int) -> None:
+            for nxt, c in STEPS[here]:
+                if c > left or nxt == origin or nxt in path:
+                    continue
+                new = (*path, nxt)
+                out.append((new, parent, nxt))
+                walk(nxt, left - c, new, len(out) - 1)
+
+        walk(origin, ma, (), -1)
+        found = _TREES[origin, ma] = tuple(out)
+    return found
 
 
 # area -> ((neighbour, cost), ...) in ``D.neighbours`` order, the borders with a cost

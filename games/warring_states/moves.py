@@ -105,8 +105,10 @@ def _random_action(st: dict, side: str, rng: Any) -> dict | None:
     kinds = ["pass", "reinforcement"]
     if R.can_operate(st, side):
         kinds.append("military")
-    if any(p["received"] for p in st["track"].values()):
-        kinds.append("diplomacy")
+    for p in st["track"].values():
+        if p["received"]:
+            kinds.append("diplomacy")
+            break
     if not st["initiative"]["flipped"]:
         kinds.append("weather")
     kinds.append("text")
@@ -145,19 +147,23 @@ def random_operation(st: dict, side: str, rng: Any) -> dict | None:
     must = (st["op"] or {}).get("must")
     cap = D.constants.max_counters_per_military_op
     stacks = []
-    may: dict[str, bool] = {}  # R.directable, per force
+    mine = R.directed_forces(st, st["op"], side)  # (R.directable of each force)
+    if must:
+        mine = mine & {must["force"]}
+    if not mine:
+        return None
     areas = st["areas"]
     for area in [must["area"]] if must else D.areas:
         content = areas[area]
         city = content["city"]
-        for stack in [city, *content["field"]] if city else content["field"]:
-            force = stack["force"]
-            if must and force != must["force"]:
-                continue
-            ok = may.get(force)
-            if ok is None:
-                ok = may[force] = R.directable(st, side, force)
-            if ok and (stack["ready"] or any(stack["gens"].values())):
+        if (
+            city is not None
+            and city["force"] in mine
+            and (city["ready"] or any(city["gens"].values()))
+        ):
+            stacks.append((area, city))
+        for stack in content["field"]:
+            if stack["force"] in mine and (stack["ready"] or any(stack["gens"].values())):
                 stacks.append((area, stack))
     if not stacks:
         return None

@@ -478,13 +478,18 @@ def end_step(c: Ctx) -> None:
         c.emit({"type": "deck_shuffled", "visible_to": "server", "side": side, "deck": deck})
     areas = {}
     for area, content in st["areas"].items():
-        if any(s["tired"] or not all(s["gens"].values()) for s in B.stacks(content)):
-            new = S.copy_area(content)
-            for s in B.stacks(new):
-                s["ready"] += s["tired"]
-                s["tired"] = 0
-                s["gens"] = {g: True for g in s["gens"]}
-            areas[area] = new
+        city = content["city"]
+        for s in (city, *content["field"]) if city else content["field"]:
+            if s["tired"] or not all(s["gens"].values()):
+                break  # (something to refresh in this area)
+        else:
+            continue
+        new = S.copy_area(content)
+        for s in B.stacks(new):
+            s["ready"] += s["tired"]
+            s["tired"] = 0
+            s["gens"] = {g: True for g in s["gens"]}
+        areas[area] = new
     track = {
         f: {"box": p["box"], "received": True}
         for f, p in st["track"].items()
@@ -524,13 +529,9 @@ def check_eliminations(c: Ctx) -> bool:
         held.add(mil["movers"]["force"])
     if (mil.get("ally") or {}).get("moved"):
         held.add(mil["ally"]["force"])
-    on_map = set()  # the forces with a stack on the map (B.on_map for each)
-    for content in st["areas"].values():
-        city = content["city"]
-        if city:
-            on_map.add(city["force"])
-        for s in content["field"]:
-            on_map.add(s["force"])
+    areas = st["areas"].values()  # the forces with a stack on the map (B.on_map for each):
+    on_map = {content["city"]["force"] for content in areas if content["city"]}
+    on_map |= {s["force"] for content in areas for s in content["field"]}
     eliminated = st["eliminated"]
     for force in D.forces:  # (the events below leave the areas as they are)
         if force in on_map or force in eliminated or force in held:
@@ -653,20 +654,26 @@ def reinforce_places(st: dict, force: str) -> list[str]:
 def reinforce_table(st: dict) -> dict[str, list[str]]:
     """``reinforce_places`` of every force at once, in one pass over the board."""
     table: dict[str, list[str]] = {}
-    eliminated = st["eliminated"]
+    get = table.get
     for a, content in st["areas"].items():
         city = content["city"]
         if city is None:
             continue
-        for s in (city, *content["field"]):
+        force = city["force"]  # (the city's stack, then the field's: written out)
+        places = get(force)
+        if places is None:
+            table[force] = [a]
+        else:
+            places.append(a)  # (a force has one stack in an area: not there yet)
+        for s in content["field"]:
             force = s["force"]
-            if force in eliminated:
-                continue
-            places = table.get(force)
+            places = get(force)
             if places is None:
                 table[force] = [a]
             elif places[-1] != a:
                 places.append(a)
+    for force in st["eliminated"]:
+        table.pop(force, None)
     return table
 
 
@@ -794,6 +801,30 @@ def directed(st: dict, op: dict | None, side: str, force: str) -> bool:
     if allowed is not None:
         return force in allowed and force not in st["eliminated"]
     return B.directable_face_down(st, side, force)
+
+
+def directed_forces(st: dict, op: dict | None, side: str) -> set[str] | frozenset[str]:
+    """The forces ``directed`` answers yes for (with ``op`` as the operation in progress),
+    worked out at once."""
+    eliminated = st["eliminated"]
+    allowed = op.get("forces") if op else None
+    if allowed is not None and allowed != "afraid_too":
+        return {f for f in allowed if f not in eliminated}
+    if side == "lianheng":  # (B.directable_face_down, for every force)
+        out = set() if "QIN" in eliminated else {"QIN"}
+    else:
+        out = {
+            f
+            for f, p in st["track"].items()
+            if p["box"] in ("REVENGE_QIN", "ANTI_QIN") and f not in eliminated
+        }
+    if allowed == "afraid_too":  # Ruling 22 / the English player aid's reading (config)
+        out |= {
+            f
+            for f, p in st["track"].items()
+            if p["box"] == "AFRAID_OF_QIN" and f not in eliminated
+        }
+    return out
 
 
 def ally_of(st: dict, force: str) -> str | None:

@@ -106,17 +106,20 @@ def variants(st: dict, side: str, card: str) -> list[dict]:
     elif name == "DOUBLE_RECRUITMENT":
         out.append({})
     elif name == "BOLSTER_MORALE":  # Ruling 20: a force the player may direct face down
-        for area in D.areas:
-            for s in B.stacks(st["areas"][area]):
-                tired = s["tired"] or not all(s["gens"].values())
-                if tired and B.directable_face_down(st, side, s["force"]):
-                    out.append({"force": s["force"], "area": area})
+        mine = R.directed_forces(st, None, side)  # (B.directable_face_down of each force)
+        if mine:
+            areas = st["areas"]
+            for area in D.areas:
+                content = areas[area]
+                city = content["city"]
+                for s in (city, *content["field"]) if city else content["field"]:
+                    tired = s["tired"] or not all(s["gens"].values())
+                    if tired and s["force"] in mine:
+                        out.append({"force": s["force"], "area": area})
     elif name == "LEGENDARY_GENERAL":
-        if general_options(st, side, []):
+        if has_general_option(st, side):  # (general_options(st, side, []) not empty)
             out.append({"option": "a"})
-            friendly = any(B.faction(st, D.generals[g].force) == side for a in D.areas
-                           for s in B.stacks(st["areas"][a]) for g in s["gens"])  # fmt: skip
-            if not friendly and len(st["hands"][side]) >= 3:
+            if len(st["hands"][side]) >= 3 and not friendly_general(st, side):
                 out.append({"option": "b"})
     elif name in EMISSARIES:
         for force in EMISSARIES[name]:
@@ -129,8 +132,15 @@ def variants(st: dict, side: str, card: str) -> list[dict]:
     elif name == "NATIONAL_MOBILIZATION":
         out.append({})
     elif name == "FAN_JU":
-        placed = {g for c in st["areas"].values() for s in B.stacks(c) for g in s["gens"]}
-        out += [{"general": g} for g in sorted(D.generals) if g in placed]  # B.general_at
+        placed = set()
+        for c in st["areas"].values():
+            city = c["city"]
+            if city is not None and city["gens"]:
+                placed.update(city["gens"])
+            for s in c["field"]:
+                if s["gens"]:
+                    placed.update(s["gens"])
+        out += [{"general": g} for g in GENERALS if g in placed]  # B.general_at
     elif name == "KING_OF_QIN":
         out.append({})
     elif name == "MI_YUE":
@@ -330,6 +340,45 @@ def general_options(st: dict, side: str, used_areas: list[str]) -> list[dict]:
         out += [{"general": gen, "area": a} for a in D.areas
                 if a not in used_areas and a in mine]  # fmt: skip
     return out
+
+
+GENERALS = sorted(D.generals)
+
+
+def friendly_general(st: dict, side: str) -> bool:
+    """Whether a general of a force of ``side``'s faction is on the map."""
+    factions: dict[str, Any] = {}  # (B.faction, per force)
+    for content in st["areas"].values():
+        city = content["city"]
+        for s in (city, *content["field"]) if city else content["field"]:
+            for g in s["gens"]:
+                force = D.generals[g].force
+                fac = factions.get(force, 0)
+                if fac == 0:
+                    fac = factions[force] = B.faction(st, force)
+                if fac == side:
+                    return True
+    return False
+
+
+def has_general_option(st: dict, side: str) -> bool:
+    """Whether ``general_options(st, side, [])`` lists anything, without listing it."""
+    forces = set()
+    for gen, where in st["pool"].items():
+        if where == "available" and gen != "WEI_WUJI":
+            force = D.generals[gen].force
+            if B.faction(st, force) == side:
+                forces.add(force)
+    if not forces:
+        return False
+    for content in st["areas"].values():
+        city = content["city"]
+        if city is not None and city["force"] in forces:
+            return True
+        for s in content["field"]:
+            if s["force"] in forces:
+                return True
+    return False
 
 
 def bolster_options(st: dict, force: str, area: str) -> list[dict]:

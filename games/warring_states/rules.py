@@ -70,19 +70,19 @@ class Ctx:
         self.sides = dict(st["sides"]) or None  # the events' copy of st["sides"], if any
 
     def emit(self, ev: dict) -> None:
-        ev.setdefault("visible_to", "all")
+        if "visible_to" not in ev:
+            ev["visible_to"] = "all"
         st = self.st
-        if self.sides is not None and "sides" not in ev:  # (readers, the sides: one copy
+        if "sides" not in ev and self.sides is not None:  # (readers, the sides: one copy
             ev["sides"] = self.sides  # for the events of a decision)
         if "force" in ev or "target" in ev:  # (readers, the factions)
             force, target = ev.get("force"), ev.get("target")
-            fixed = FIXED
-            if type(force) is str and force in fixed:
+            if type(force) is str and force in FIXED:
                 factions = {force: B.faction(st, force)}
-                if type(target) is str and target in fixed:
+                if type(target) is str and target in FIXED:
                     factions[target] = B.faction(st, target)
                 ev["factions"] = factions
-            elif type(target) is str and target in fixed:
+            elif type(target) is str and target in FIXED:
                 ev["factions"] = {target: B.faction(st, target)}
         kind = ev["type"]
         writes, apply = PLAN.get(kind, NO_PLAN)  # the containers it writes into, and how
@@ -93,11 +93,14 @@ class Ctx:
                 copied.add(key)
         # what S.apply_in_place does (keep them in step), written out here with the copies
         # of the mechanical fields' containers: this runs for every event made
+        if "op" in ev:
+            st["op"] = ev["op"]
         if "areas" in ev:
-            if "areas" not in copied:
-                st["areas"] = dict(st["areas"])
+            if "areas" in copied:
+                st["areas"].update(ev["areas"])
+            else:
+                st["areas"] = {**st["areas"], **ev["areas"]}
                 copied.add("areas")
-            st["areas"].update(ev["areas"])
         if "track" in ev:
             if "track" not in copied:
                 st["track"] = dict(st["track"])
@@ -108,8 +111,6 @@ class Ctx:
                 st["pool"] = dict(st["pool"])
                 copied.add("pool")
             S.set_or_drop(st["pool"], ev["pool"])
-        if "op" in ev:
-            st["op"] = ev["op"]
         if apply is not None:
             apply(st, ev)
             if kind in SIDES_SET:
@@ -342,9 +343,9 @@ def pending(st: dict) -> dict[str, str]:
     """Seat -> the decision owed. Asked of the state a decision left again and again (the
     caller, ``random_command``, the next ``decide``): that one is answered from what
     ``decide`` worked out (``state.remember``), by identity; any other state afresh."""
-    known = S.owed_in(st)
-    if known is not None:
-        return dict(known)
+    known = S.owed  # (S.owed_in, written out: asked three times a decision)
+    if st is known[0]:
+        return dict(known[1])
     return pending_now(st)
 
 
@@ -820,9 +821,7 @@ def directed_forces(st: dict, op: dict | None, side: str) -> set[str] | frozense
         }
     if allowed == "afraid_too":  # Ruling 22 / the English player aid's reading (config)
         out |= {
-            f
-            for f, p in st["track"].items()
-            if p["box"] == "AFRAID_OF_QIN" and f not in eliminated
+            f for f, p in st["track"].items() if p["box"] == "AFRAID_OF_QIN" and f not in eliminated
         }
     return out
 

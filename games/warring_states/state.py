@@ -182,15 +182,15 @@ class _Passed:
 
 _NOTHING = _Passed(None, (), None, None)
 _passed = _NOTHING
-_owed: tuple[Any, Any] = (None, None)  # (the state a decision left, what is owed in it)
+owed: tuple[Any, Any] = (None, None)  # (the state a decision left, what is owed in it)
 
 
 def remember(start: State, events: list[dict], final: State, due: dict) -> None:
     """Keep the state ``events`` lead to from ``start`` (``final``, which nobody changes
     from now on) and what is owed in it."""
-    global _passed, _owed
+    global _passed, owed
     _passed = _Passed(start, tuple(events), final, due)
-    _owed = (final, due)
+    owed = (final, due)
 
 
 _SETUP = object()  # the start of a game's events (``remember_setup``)
@@ -220,8 +220,8 @@ def taken(start: Any, events: Any) -> State | None:
 def owed_in(state: State) -> dict | None:
     """What is owed in ``state`` if it is the state the last decision left, else None
     (read it, never change it)."""
-    owed = _owed
-    return owed[1] if state is owed[0] else None
+    known = owed
+    return known[1] if state is known[0] else None
 
 
 def evolve_all(state: State, events: list[dict[str, Any]]) -> State:

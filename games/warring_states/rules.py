@@ -431,7 +431,7 @@ def advance(c: Ctx) -> None:
         if op is not None:
             if op.get("owed") is not None:
                 return
-            step_op(c)
+            STAGES.get(op.get("stage"), step_op)(c)  # (step_op, without its if-chain)
             continue
         if st["passes"] >= 2:
             end_step(c)
@@ -532,10 +532,12 @@ def check_eliminations(c: Ctx) -> bool:
         held.add(mil["ally"]["force"])
     areas = st["areas"].values()  # the forces with a stack on the map (B.on_map for each):
     on_map = {content["city"]["force"] for content in areas if content["city"]}
-    on_map |= {s["force"] for content in areas for s in content["field"]}
     eliminated = st["eliminated"]
-    for force in D.forces:  # (the events below leave the areas as they are)
-        if force in on_map or force in eliminated or force in held:
+    out = [f for f in D.forces if f not in on_map and f not in eliminated and f not in held]
+    if out:  # holding no city: their field stacks, if any (most forces hold a city)
+        on_map = {s["force"] for content in areas for s in content["field"]}
+    for force in out:  # (the events below leave the areas as they are)
+        if force in on_map:
             continue
         if was_present(st, force):
             c.emit({"type": "force_eliminated", "force": force, "track": {force: None}})
@@ -2108,3 +2110,16 @@ HANDLERS = {
 # The card texts build on these rules (cards.py imports this module): imported once the
 # rules above are defined, not at each call.
 from games.warring_states import cards  # noqa: E402
+
+# operation stage -> its automatic step (what step_op does, one look-up; the card texts'
+# window, defined in cards.py, which imports this module, goes through step_op)
+STAGES = {
+    "next": next_step,
+    "engage": engage,
+    "shift": attack_shift,
+    "window": open_window,
+    "defend": defend,
+    "roll": roll,
+    "losses": losses,
+    "after": after_fight,
+}

@@ -82,9 +82,9 @@ def random_command(st: dict, seat: str, rng: Any) -> dict[str, Any] | None:
     if due == "bid":
         return {"type": "bid", "rp": rng.randrange(R.MAX_BID + 1)}
     if due == "operate":
-        return random_operation(st, R.side_of(st, seat), rng)
+        return random_operation(st, st["sides"].get(seat), rng)  # (R.side_of)
     if due == "action":
-        return _random_action(st, R.side_of(st, seat), rng)
+        return _random_action(st, st["sides"].get(seat), rng)  # (R.side_of)
     if due == "choose":  # as legal lists them (an index per option): only the one drawn
         n = len(st["op"]["owed"]["options"])
         return {"type": "choose", "option": rng.randrange(n)} if n else None

@@ -445,7 +445,7 @@ def advance(c: Ctx) -> None:
 
 
 def do_pass(c: Ctx, seat: str, cmd: dict) -> None:
-    side = side_of(c.st, seat)
+    side = c.st["sides"].get(seat)  # (side_of)
     c.emit({"type": "passed", "side": side})
     if c.st["passes"] < 2:
         c.emit({"type": "phase_ended", "next": B.OTHER[side]})
@@ -555,7 +555,7 @@ def was_present(st: dict, force: str) -> bool:
 # -- playing a card ----------------------------------------------------------------------------
 def do_play(c: Ctx, seat: str, cmd: dict) -> None:
     st = c.st
-    side = side_of(st, seat)
+    side = st["sides"].get(seat)  # (side_of)
     card = cmd.get("card")
     if card not in st["hands"][side]:
         raise RulesError(said("you have no card {card!r} in hand", card=card))
@@ -910,7 +910,7 @@ def operations(st: dict, side: str, limit: int | None = None) -> list[dict]:
 
 def do_operate(c: Ctx, seat: str, cmd: dict) -> None:
     st = c.st
-    side = side_of(st, seat)
+    side = st["sides"].get(seat)  # (side_of)
     area, force = cmd.get("area"), cmd.get("force")
     if area not in D.rp:
         raise RulesError(said("there is no area {area!r}", area=area))
@@ -1097,7 +1097,15 @@ def next_step(c: Ctx) -> None:
 # -- combat (§9) -----------------------------------------------------------------------------
 def set_op(c: Ctx, kind: str, **changes: Any) -> None:
     op = {**c.st["op"], **changes}
-    c.emit({"type": kind, "op": op})
+    if kind in PLAN:  # (none of set_op's kinds writes more than the operation)
+        c.emit({"type": kind, "op": op})
+        return
+    # what c.emit does with an event that carries only the operation, written out
+    ev = {"type": kind, "op": op, "visible_to": "all"}
+    if c.sides is not None:
+        ev["sides"] = c.sides
+    c.st["op"] = op
+    c.events.append(ev)
 
 
 def target_options(st: dict, area: str, force: str, ally: str | None = None) -> list[str]:
@@ -1384,7 +1392,7 @@ def open_window(c: Ctx) -> None:
 
 def do_respond(c: Ctx, seat: str, option: dict) -> None:
     st = c.st
-    side = side_of(st, seat)
+    side = st["sides"].get(seat)  # (side_of)
     kind = option["card"]
     if kind is None:
         set_op(c, "window_closed", stage="defend", owed=None)

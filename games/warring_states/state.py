@@ -344,7 +344,12 @@ def _turn_started(st: State, ev: dict[str, Any]) -> None:
 def _card_played(st: State, ev: dict[str, Any]) -> None:
     side, card = ev["side"], ev.get("card")
     if card is not None:
-        st["hands"][side] = _take(st["hands"][side], [card])
+        hand = st["hands"][side]
+        if card in hand:  # (_take of one card, written out)
+            i = hand.index(card)
+            st["hands"][side] = hand[:i] + hand[i + 1 :]
+        else:
+            st["hands"][side] = list(hand)
         st["discards"][side] = [*st["discards"][side], {"card": card, "up": ev["face"] == "up"}]
     else:  # a redacted copy: the seat cannot tell which card left the hand
         st["hands"][side] = st["hands"][side][1:]

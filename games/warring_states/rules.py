@@ -533,13 +533,16 @@ def check_eliminations(c: Ctx) -> bool:
     areas = st["areas"].values()  # the forces with a stack on the map (B.on_map for each):
     on_map = {content["city"]["force"] for content in areas if content["city"]}
     eliminated = st["eliminated"]
-    out = [f for f in D.forces if f not in on_map and f not in eliminated and f not in held]
+    absent = D.scenarios[st["scenario"]].absent  # (was_present)
+    out = [
+        f
+        for f in D.forces
+        if f not in on_map and f not in eliminated and f not in held and f not in absent
+    ]
     if out:  # holding no city: their field stacks, if any (most forces hold a city)
         on_map = {s["force"] for content in areas for s in content["field"]}
     for force in out:  # (the events below leave the areas as they are)
-        if force in on_map:
-            continue
-        if was_present(st, force):
+        if force not in on_map:
             c.emit({"type": "force_eliminated", "force": force, "track": {force: None}})
             if force == "QIN":
                 end_game(c, seat_of(st, "alliance"), "qin_eliminated")

@@ -730,27 +730,7 @@ def can_operate(st: dict, side: str, op: Any = ...) -> bool:
         op = st["op"]
     if not ALWAYS_A_STEP:
         return bool(operations({**st, "op": op}, side, limit=1))
-    eliminated = st["eliminated"]
-    if op is None:  # outside a card's text: the forces of §3.2 (B.directable_face_down)
-        if side == "lianheng":
-            mine = () if "QIN" in eliminated else ("QIN",)
-        else:
-            mine = [
-                f
-                for f, p in st["track"].items()
-                if p["box"] in ("REVENGE_QIN", "ANTI_QIN") and f not in eliminated
-            ]
-        if not mine:
-            return False
-        for content in st["areas"].values():
-            city = content["city"]
-            if city and city["force"] in mine and (city["ready"] or any(city["gens"].values())):
-                return True
-            for stack in content["field"]:
-                if stack["force"] in mine and (stack["ready"] or any(stack["gens"].values())):
-                    return True
-        return False
-    must = op.get("must")
+    must = op.get("must") if op else None
     if must:  # only that stack may go
         content = st["areas"][must["area"]]
         stack = B.stack_of(content, must["force"])
@@ -760,17 +740,15 @@ def can_operate(st: dict, side: str, op: Any = ...) -> bool:
             and stack["ready"] >= must["armies"]
             and all(stack["gens"].get(g) for g in must["gens"])
         )
-    may: dict[str, bool] = {}  # directable, per force
+    mine = directed_forces(st, op, side)  # (directed, of each force at once)
+    if not mine:
+        return False
     for content in st["areas"].values():  # (a yes or no: the order does not matter)
         city = content["city"]
-        for stack in (city, *content["field"]) if city else content["field"]:
-            if not (stack["ready"] or any(stack["gens"].values())):
-                continue
-            force = stack["force"]
-            ok = may.get(force)
-            if ok is None:
-                ok = may[force] = directed(st, op, side, force)
-            if ok:
+        if city and city["force"] in mine and (city["ready"] or any(city["gens"].values())):
+            return True
+        for stack in content["field"]:
+            if stack["force"] in mine and (stack["ready"] or any(stack["gens"].values())):
                 return True
     return False
 

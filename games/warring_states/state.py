@@ -173,14 +173,7 @@ def evolve(state: State, event: dict[str, Any]) -> State:
 # one decision's or another's) and the state handed out once, so every ``evolve_all``
 # gives a state object of its own. What is owed in that state (``rules.pending``) is
 # kept beside it, asked by identity too: a state handed out is never changed in place.
-class _Passed:
-    __slots__ = ("due", "events", "final", "start")
-
-    def __init__(self, start: Any, events: tuple, final: Any, due: Any) -> None:
-        self.start, self.events, self.final, self.due = start, events, final, due
-
-
-_NOTHING = _Passed(None, (), None, None)
+_NOTHING: tuple = (None, (), None)  # (start, events, final): nothing remembered
 _passed = _NOTHING
 owed: tuple[Any, Any] = (None, None)  # (the state a decision left, what is owed in it)
 
@@ -189,7 +182,7 @@ def remember(start: State, events: list[dict], final: State, due: dict) -> None:
     """Keep the state ``events`` lead to from ``start`` (``final``, which nobody changes
     from now on) and what is owed in it."""
     global _passed, owed
-    _passed = _Passed(start, tuple(events), final, due)
+    _passed = (start, tuple(events), final)
     owed = (final, due)
 
 
@@ -199,21 +192,21 @@ _SETUP = object()  # the start of a game's events (``remember_setup``)
 def remember_setup(events: list[dict], final: State) -> None:
     """Keep the state a game's first events (``rules.setup``) lead to from nothing."""
     global _passed
-    _passed = _Passed(_SETUP, tuple(events), final, None)
+    _passed = (_SETUP, tuple(events), final)
 
 
 def taken(start: Any, events: Any) -> State | None:
     """The remembered state ``events`` lead to from ``start`` (``_SETUP``: from nothing),
     handed out once, or None when these are not the events remembered."""
     global _passed
-    known = _passed
+    known_start, known_events, final = _passed
     if (
-        start is known.start
-        and len(events) == len(known.events)
-        and all(map(is_, events, known.events))
+        start is known_start
+        and len(events) == len(known_events)
+        and all(map(is_, events, known_events))
     ):
         _passed = _NOTHING
-        return known.final
+        return final
     return None
 
 
@@ -228,12 +221,17 @@ def evolve_all(state: State, events: list[dict[str, Any]]) -> State:
     """The state after one decision's events (``games.base.Rules``): what ``evolve``
     gives applied to each in turn; the state ``decide`` left when these are its very
     events from this very state (``remember``), handed out once."""
+    global _passed
     if type(events) is not list and type(events) is not tuple:
         events = list(events)
-    if state is _passed.start:
-        known = taken(state, events)
-        if known is not None:
-            return known
+    known_start, known_events, final = _passed  # (taken, written out)
+    if (
+        state is known_start
+        and len(events) == len(known_events)
+        and all(map(is_, events, known_events))
+    ):
+        _passed = _NOTHING
+        return final
     for event in events:
         state = evolve(state, event)
     return state

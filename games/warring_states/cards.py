@@ -75,8 +75,9 @@ def _facts(card: str) -> tuple[str, str | None, tuple]:
     return facts
 
 
-def variants(st: dict, side: str, card: str) -> list[dict]:
-    """Every face-up play of ``card`` legal now (its public parameters), [] if none."""
+def variants(st: dict, side: str, card: str, operable: bool | None = None) -> list[dict]:
+    """Every face-up play of ``card`` legal now (its public parameters), [] if none.
+    ``operable``: ``R.can_operate(st, side)`` if the caller knows it already."""
     if barred(st, card):
         return []
     name = _facts(card)[0]
@@ -98,8 +99,14 @@ def variants(st: dict, side: str, card: str) -> list[dict]:
     elif name == "MAO_SUI":
         out += [{"force": f} for f, p in sorted(track.items()) if p["received"]]
     elif name in ("DOUBLE_OPERATION", "ELITE_CROSSBOWMEN", "MOUNTED_ATTACK"):
-        op = op_for(st, side, card, {"option": "a"})
-        if R.can_operate(st, side, op):
+        # (can_operate reads the forces of the operation op_for would make, and its
+        # "must", which these cards do not set: the forces of §3.2 unless the card says)
+        forces = grants(st, side, card, {"option": "a"}).get("forces")
+        if forces is None and operable is not None:
+            ok = operable  # (what can_operate gives outside a card's text)
+        else:
+            ok = R.can_operate(st, side, {"forces": forces})
+        if ok:
             out.append({"option": "a"} if name == "ELITE_CROSSBOWMEN" else {})
     elif name == "EMERGENCY_MOBILIZATION":
         out.append({"option": "a"})  # the reinforcement is always possible (Qin is on the map)

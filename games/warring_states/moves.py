@@ -103,7 +103,8 @@ def _random_action(st: dict, side: str, rng: Any) -> dict | None:
     if not hand:
         return _pick([{"type": "pass"}], rng)
     kinds = ["pass", "reinforcement"]
-    if R.can_operate(st, side):
+    operable = R.can_operate(st, side)
+    if operable:
         kinds.append("military")
     for p in st["track"].values():
         if p["received"]:
@@ -114,7 +115,7 @@ def _random_action(st: dict, side: str, rng: Any) -> dict | None:
     kinds.append("text")
     kind = kinds[rng.randrange(len(kinds))]
     if kind == "text":  # as face_up_commands lists them; only the one drawn is made
-        texts = [(c, v) for c in dict.fromkeys(hand) for v in cards.variants(st, side, c)]
+        texts = [(c, v) for c in dict.fromkeys(hand) for v in cards.variants(st, side, c, operable)]
         if texts:
             card, params = texts[rng.randrange(len(texts))]
             return {"type": "play", "card": card, "face": "up", "action": "text", **params}

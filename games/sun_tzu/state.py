@@ -16,7 +16,7 @@ Per-seat fields are pairs indexed by seat (0 = blue, 1 = red); per-province fiel
 
 from __future__ import annotations
 
-from operator import is_
+from operator import is_, itemgetter
 from typing import Any
 
 from games.sun_tzu.components import (
@@ -29,6 +29,7 @@ from games.sun_tzu.components import (
 )
 
 SEAT_INDEX = {name: i for i, name in enumerate(SEATS)}
+_BY_PROVINCE = itemgetter(*PROVINCES)  # a placement's cards in board order, as a tuple
 DRAWN = -1  # ``plague_back``: the recycled Plague has been drawn (it may be in hand)
 
 
@@ -98,7 +99,8 @@ class State:
 
     # Derived facts used by several modules.
     def on_board(self, seat: int) -> int:
-        return sum(a[seat] for a in self.armies)
+        a, b, c, d, e = self.armies
+        return a[seat] + b[seat] + c[seat] + d[seat] + e[seat]
 
     def owner(self, province: int) -> int | None:
         blue, red = self.armies[province]
@@ -133,32 +135,27 @@ _PLACES = {
 }
 
 
-def _add(st: State, seat: int, where: str, n: int) -> None:
-    marker, p = _PLACES[where]
-    if p == _RESERVE:
-        blue, red = st.reserve
-        st.reserve = (blue + n, red) if seat == 0 else (blue, red + n)
-    elif p == _ASIDE:
-        blue, red = st.aside
-        st.aside = (blue + n, red) if seat == 0 else (blue, red + n)
-    elif marker:
-        board = list(st.markers)
-        blue, red = board[p]
-        board[p] = (blue + n, red) if seat == 0 else (blue, red + n)
-        st.markers = tuple(board)
-    else:
-        board = list(st.armies)
-        blue, red = board[p]
-        board[p] = (blue + n, red) if seat == 0 else (blue, red + n)
-        st.armies = tuple(board)
-
-
 def move_armies(st: State, moves: Any) -> None:
     """Apply ``[seat, from, to, n]`` moves to a fresh copy (called only from evolve)."""
     for seat_name, src, dst, n in moves or ():
         seat = SEAT_INDEX[seat_name]
-        _add(st, seat, src, -n)
-        _add(st, seat, dst, n)
+        for where, k in ((src, -n), (dst, n)):
+            marker, p = _PLACES[where]
+            if p >= 0:
+                board = list(st.markers if marker else st.armies)
+                blue, red = board[p]
+                board[p] = (blue + k, red) if seat == 0 else (blue, red + k)
+                if marker:
+                    st.markers = tuple(board)
+                else:
+                    st.armies = tuple(board)
+            else:
+                blue, red = st.reserve if p == _RESERVE else st.aside
+                pair = (blue + k, red) if seat == 0 else (blue, red + k)
+                if p == _RESERVE:
+                    st.reserve = pair
+                else:
+                    st.aside = pair
 
 
 # ---------------------------------------------------------------------------------------
@@ -199,11 +196,17 @@ def _cards_drawn(st: State, e: dict) -> None:
 
 
 def _card_kept(st: State, e: dict) -> None:
-    seat = SEAT_INDEX[e["seat"]]
-    st.hands = with_seat(st.hands, seat, sort_cards(st.hands[seat] + tuple(e["keep"])))
-    st.decks = with_seat(st.decks, seat, st.decks[seat] + tuple(e["bottom"]))
-    st.drawn = with_seat(st.drawn, seat, ())
-    st.keep_n = with_seat(st.keep_n, seat, 0)
+    hands, decks = st.hands, st.decks
+    if e["seat"] == "blue":
+        st.hands = (sort_cards(hands[0] + tuple(e["keep"])), hands[1])
+        st.decks = (decks[0] + tuple(e["bottom"]), decks[1])
+        st.drawn = ((), st.drawn[1])
+        st.keep_n = (0, st.keep_n[1])
+    else:
+        st.hands = (hands[0], sort_cards(hands[1] + tuple(e["keep"])))
+        st.decks = (decks[0], decks[1] + tuple(e["bottom"]))
+        st.drawn = (st.drawn[0], ())
+        st.keep_n = (st.keep_n[0], 0)
 
 
 def _warlords_to_choose(st: State, e: dict) -> None:
@@ -252,13 +255,22 @@ def _round_started(st: State, e: dict) -> None:
 
 
 def _placed(st: State, e: dict) -> None:
-    seat = SEAT_INDEX[e["seat"]]
-    cards = tuple(e["cards"][p] for p in PROVINCES)
-    st.placed = with_seat(st.placed, seat, cards)
-    st.hands = with_seat(st.hands, seat, remove_cards(st.hands[seat], cards))
-    st.plans = with_seat(st.plans, seat, e["plan"])
-    if st.first_placer is None:
-        st.first_placer = seat
+    cards = _BY_PROVINCE(e["cards"])
+    rest = list(st.hands[0] if e["seat"] == "blue" else st.hands[1])
+    for c in cards:
+        rest.remove(c)
+    if e["seat"] == "blue":
+        st.placed = (cards, st.placed[1])
+        st.hands = (tuple(rest), st.hands[1])
+        st.plans = (e["plan"], st.plans[1])
+        if st.first_placer is None:
+            st.first_placer = 0
+    else:
+        st.placed = (st.placed[0], cards)
+        st.hands = (st.hands[0], tuple(rest))
+        st.plans = (st.plans[0], e["plan"])
+        if st.first_placer is None:
+            st.first_placer = 1
 
 
 def _cards_down(st: State, e: dict) -> None:

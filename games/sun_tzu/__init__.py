@@ -5,7 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from games.sun_tzu import commands, components, flow, moves, notation, schema, store_dictionary
+from games.sun_tzu import (
+    commands,
+    components,
+    moves,
+    notation,
+    owed,
+    schema,
+    store_dictionary,
+)
 from games.sun_tzu import view as views
 from games.sun_tzu.ai import AI
 from games.sun_tzu.catalogue import CATALOGUE
@@ -70,7 +78,8 @@ class SunTzu:
 
     @staticmethod
     def pending(state: State) -> dict[str, str]:
-        due = flow.owed(state)
+        memo = owed._memo  # (flow.owed, inlined: asked before every decision)
+        due = memo[1] if state is memo[0] else owed.due(state)
         if len(due) == 1:  # the usual case
             for s, kind in due.items():
                 return {components.SEATS[s]: kind}

@@ -161,7 +161,10 @@ def _fight(st: State, p: int, out: list) -> None:
         plague = blue_value[0] == "plague" or red_value[0] == "plague"
         winner, margin = (None, 0) if plague else battle.compare(blue_value, red_value)
     else:
-        blue_value, red_value, plague, winner, margin = _PLAIN_BATTLE[blue_card, red_card]
+        plain = _PLAIN_BATTLE.get((blue_card, red_card))
+        if plain is None:  # a bonus against a -1: the ruling is asked each time
+            plain = _plain_battle(blue_card, red_card)
+        blue_value, red_value, plague, winner, margin = plain
     settled: list = []
     tasks: list = []
     if blue_card in _CARD_COST or red_card in _CARD_COST:
@@ -321,7 +324,13 @@ def _plain_battle(blue: str, red: str) -> tuple:
     return blue_value, red_value, plague, winner, margin
 
 
-_PLAIN_BATTLE = {(b, r): _plain_battle(b, r) for b in CARD_ORDER for r in CARD_ORDER}
+_PLAIN_BATTLE = {
+    (b, r): _plain_battle(b, r)
+    for b in CARD_ORDER
+    for r in CARD_ORDER
+    # (not a bonus against a -1: rulings.bonus_against_minus is a switch, asked each time)
+    if {_PLAIN_VALUE[b][0], _PLAIN_VALUE[r][0]} != {"bonus", "minus"}
+}
 
 
 def settle(st: State, tasks: list[dict[str, Any]]) -> tuple[list, list]:

@@ -265,12 +265,22 @@ def random_command(st: State, seat_name: str, rng: Any) -> dict[str, Any] | None
         combos = _KEEP_CHOICES.get(key)
         if combos is None:
             combos = _KEEP_CHOICES[key] = tuple(c["cards"] for c in _keeps(st, seat))
-        return {"type": "keep", "cards": list(rng.choice(combos))}
+        return {"type": "keep", "cards": list(_choice(rng, combos))}
     if kind == "sources":  # the answers listed, the one drawn made
-        return _source_answer(*rng.choice(_source_choices(st, seat)))
-    return rng.choice(_ANSWERS[kind](st, seat))
+        return _source_answer(*_choice(rng, _source_choices(st, seat)))
+    return _choice(rng, _ANSWERS[kind](st, seat))
 
 
+# How many answers name k = 1, 2, ... provinces, and in all, per number of provinces left:
+# per value of rulings.ORDER_MAY_BE_NAMED_IN_ADVANCE (read at each draw, as a switch).
+_ORDER_COUNTS = {
+    advance: tuple(
+        tuple(perm(left, k) for k in range(1, (left if advance else min(left, 1)) + 1))
+        for left in range(6)
+    )
+    for advance in (False, True)
+}
+_ORDER_TOTALS = {advance: tuple(map(sum, counts)) for advance, counts in _ORDER_COUNTS.items()}
 # The ways to keep n of the cards drawn, per (drawn, n): a few hundred at most.
 _KEEP_CHOICES: dict[tuple, tuple] = {}
 _FRAMED_SET = frozenset(FRAMED)
@@ -280,18 +290,67 @@ _STDLIB_SAMPLER: dict[type, bool] = {}  # per generator class: draws as random.R
 
 
 def _stdlib_sampler(cls: type) -> bool:
-    """The class keeps ``random.Random``'s own ``sample`` and ``_randbelow`` (told by their
-    names: ``games`` does not import ``random``, see tests/test_purity.py)."""
+    """The class keeps ``random.Random``'s own ``sample``, ``choice``, ``shuffle``,
+    ``randrange`` and ``_randbelow`` (told by their names: ``games`` does not import
+    ``random``, see tests/test_purity.py)."""
     known = _STDLIB_SAMPLER.get(cls)
     if known is None:
-        sample, below = getattr(cls, "sample", None), getattr(cls, "_randbelow", None)
-        known = _STDLIB_SAMPLER[cls] = (
-            getattr(sample, "__module__", None) == "random"
-            and getattr(sample, "__qualname__", None) == "Random.sample"
-            and getattr(below, "__module__", None) == "random"
-            and getattr(below, "__qualname__", None) == "Random._randbelow_with_getrandbits"
+        known = _STDLIB_SAMPLER[cls] = all(
+            getattr(getattr(cls, name, None), "__module__", None) == "random"
+            and getattr(getattr(cls, name, None), "__qualname__", None) == qualname
+            for name, qualname in (
+                ("sample", "Random.sample"),
+                ("choice", "Random.choice"),
+                ("shuffle", "Random.shuffle"),
+                ("randrange", "Random.randrange"),
+                ("_randbelow", "Random._randbelow_with_getrandbits"),
+            )
         )
     return known
+
+
+# ``rng.choice``, ``rng.shuffle`` and ``rng.randrange(start, stop)``, the same draws: for a
+# ``random.Random`` that keeps its own, their code inlined over ``getrandbits`` (a random
+# command draws a few times; the calls cost more than the draws).
+def _choice(rng: Any, seq: Any) -> Any:
+    n = len(seq)
+    if not n or not (_STDLIB_SAMPLER.get(type(rng)) or _stdlib_sampler(type(rng))):
+        return rng.choice(seq)
+    getrandbits = rng.getrandbits
+    k = n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return seq[r]
+
+
+def _shuffle(rng: Any, x: list) -> None:
+    if not (_STDLIB_SAMPLER.get(type(rng)) or _stdlib_sampler(type(rng))):
+        rng.shuffle(x)
+        return
+    getrandbits = rng.getrandbits
+    for i in reversed(range(1, len(x))):
+        k = (i + 1).bit_length()
+        j = getrandbits(k)
+        while j > i:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
+
+
+def _randrange(rng: Any, start: int, stop: int) -> int:
+    n = stop - start
+    if (
+        type(n) is not int
+        or n <= 0
+        or not (_STDLIB_SAMPLER.get(type(rng)) or _stdlib_sampler(type(rng)))
+    ):
+        return rng.randrange(start, stop)
+    getrandbits = rng.getrandbits
+    k = n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return start + r
 
 
 def _sample(rng: Any, population: Any, k: int, by_index: bool = False) -> list:
@@ -325,8 +384,9 @@ def _sample(rng: Any, population: Any, k: int, by_index: bool = False) -> list:
 def _random_order(st: State, rng: Any) -> dict[str, Any]:
     """Uniform over the answers ``_next_provinces`` lists, without listing them."""
     left = [PROVINCES[p] for p in range(5) if p not in st.fought]
-    counts = [perm(len(left), k) for k in range(1, _longest_order(len(left)) + 1)]
-    pick = rng.randrange(sum(counts))
+    advance = bool(rulings.ORDER_MAY_BE_NAMED_IN_ADVANCE)
+    counts = _ORDER_COUNTS[advance][len(left)]
+    pick = _randrange(rng, 0, _ORDER_TOTALS[advance][len(left)])
     k = 1
     while pick >= counts[k - 1]:
         pick -= counts[k - 1]
@@ -351,28 +411,28 @@ def _random_placement(st: State, seat: int, rng: Any) -> dict[str, Any]:
     if st.variant == "standard" and rng.random() < 0.5:
         options = [p for p in warlord_plays(st, seat) if p["warlord"] != "double_six"]
         if options:
-            plays.append(rng.choice(options))
+            plays.append(_choice(rng, options))
     if plays:
         command["warlords"] = plays
     if kept:
         arm = {}
         for warlord in _REACTIVE_SORTED:
             if warlord in kept and warlord not in spent and rng.random() < 0.5:  # holds()
-                arm[warlord] = rng.choice(PROVINCES) if warlord == "restraint" else True
+                arm[warlord] = _choice(rng, PROVINCES) if warlord == "restraint" else True
         if arm:
             command["arm"] = arm
     if rng.random() < 0.3:
         order = list(PROVINCES)
-        rng.shuffle(order)
-        command["order"] = order[: rng.randrange(1, _longest_order(5) + 1)]
+        _shuffle(rng, order)
+        command["order"] = order[: _randrange(rng, 1, _longest_order(5) + 1)]
     roll = rng.random()
     if roll < 0.3:
-        command["supply"] = rng.choice(_SUPPLIES)
+        command["supply"] = _choice(rng, _SUPPLIES)
     elif roll < 0.4:
         command["supply"] = _sample(rng, PROVINCES, 5)
     # The spare cards matter only with armies set aside; whether there is one is told by
     # sets, the list made only when one is drawn.
     if st.aside[seat] and not _FRAMED_SET.union(cards).issuperset(hand) and rng.random() < 0.05:
         spare = [c for c in hand if c not in FRAMED and c not in cards]
-        command["reinforce"] = [rng.choice(spare)]
+        command["reinforce"] = [_choice(rng, spare)]
     return command

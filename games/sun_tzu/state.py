@@ -123,39 +123,54 @@ def remove_cards(hand: tuple[str, ...], cards: Any) -> tuple[str, ...]:
 
 
 # ---------------------------------------------------------------------------------------
-# Army locations: "reserve", "aside", a province name, or "marker@<province>".
-# Each location read once from a table (not parsed per move): moves are most of what
+# Army locations: "reserve", "aside", a province name, or "marker@<province>". Each has
+# its own small function, read from a table (not parsed per move): moves are most of what
 # evolve does, a few per battle.
-_RESERVE, _ASIDE = -1, -2
-_PLACES = {
-    "reserve": (False, _RESERVE),
-    "aside": (False, _ASIDE),
-    **{name: (False, p) for name, p in PROVINCE_INDEX.items()},
-    **{f"marker@{name}": (True, p) for name, p in PROVINCE_INDEX.items()},
+def _add_reserve(st: State, seat: int, n: int) -> None:
+    blue, red = st.reserve
+    st.reserve = (blue + n, red) if seat == 0 else (blue, red + n)
+
+
+def _add_aside(st: State, seat: int, n: int) -> None:
+    blue, red = st.aside
+    st.aside = (blue + n, red) if seat == 0 else (blue, red + n)
+
+
+def _add_armies(p: int) -> Any:
+    def add(st: State, seat: int, n: int) -> None:
+        board = list(st.armies)
+        blue, red = board[p]
+        board[p] = (blue + n, red) if seat == 0 else (blue, red + n)
+        st.armies = tuple(board)
+
+    return add
+
+
+def _add_marker(p: int) -> Any:
+    def add(st: State, seat: int, n: int) -> None:
+        board = list(st.markers)
+        blue, red = board[p]
+        board[p] = (blue + n, red) if seat == 0 else (blue, red + n)
+        st.markers = tuple(board)
+
+    return add
+
+
+_ADD = {
+    "reserve": _add_reserve,
+    "aside": _add_aside,
+    **{name: _add_armies(p) for name, p in PROVINCE_INDEX.items()},
+    **{f"marker@{name}": _add_marker(p) for name, p in PROVINCE_INDEX.items()},
 }
 
 
 def move_armies(st: State, moves: Any) -> None:
     """Apply ``[seat, from, to, n]`` moves to a fresh copy (called only from evolve)."""
+    add = _ADD
     for seat_name, src, dst, n in moves or ():
         seat = SEAT_INDEX[seat_name]
-        for where, k in ((src, -n), (dst, n)):
-            marker, p = _PLACES[where]
-            if p >= 0:
-                board = list(st.markers if marker else st.armies)
-                blue, red = board[p]
-                board[p] = (blue + k, red) if seat == 0 else (blue, red + k)
-                if marker:
-                    st.markers = tuple(board)
-                else:
-                    st.armies = tuple(board)
-            else:
-                blue, red = st.reserve if p == _RESERVE else st.aside
-                pair = (blue + k, red) if seat == 0 else (blue, red + k)
-                if p == _RESERVE:
-                    st.reserve = pair
-                else:
-                    st.aside = pair
+        add[src](st, seat, -n)
+        add[dst](st, seat, n)
 
 
 # ---------------------------------------------------------------------------------------
@@ -475,38 +490,30 @@ EVENT_TYPES = tuple(HANDLERS)
 # was given and the event objects it made are known, anything else is applied as usual.
 # The record is replaced whole (a reader in another thread sees one decision's or
 # another's) and handed out once, so every fold gives a state object of its own.
-class _Passed:
-    __slots__ = ("events", "final", "start")
-
-    def __init__(self, start: State | None, events: tuple, final: State | None) -> None:
-        self.start, self.events, self.final = start, events, final
-
-
-_NOTHING = _Passed(None, (), None)
+# The record: (start, events, final).
+_NOTHING: tuple[State | None, tuple, State | None] = (None, (), None)
 _passed = _NOTHING
 
 
 def remember(start: State, events: list[dict], final: State) -> None:
     """Keep the state ``events`` lead to from ``start`` (a private copy nobody changes)."""
     global _passed
-    _passed = _Passed(start, tuple(events), final)
+    _passed = (start, tuple(events), final)
 
 
 def _known(state: State, events: Any) -> State | None:
     """The remembered state after ``events`` from ``state``, taken (once), or None."""
     global _passed
-    known = _passed
-    if state is not known.start or len(events) != len(known.events):
-        return None
-    if not all(map(is_, events, known.events)):
+    start, known, final = _passed
+    if state is not start or len(events) != len(known) or not all(map(is_, events, known)):
         return None
     _passed = _NOTHING
-    return known.final
+    return final
 
 
 def evolve(state: State, event: dict) -> State:
     """Apply one event; total for every event ``decide`` or ``setup`` emits."""
-    if state is _passed.start:
+    if state is _passed[0]:
         known = _known(state, (event,))
         if known is not None:
             return known
@@ -525,7 +532,7 @@ def fold(events: Any, state: State | None = None) -> State:
     if state is None:
         st = State()
     else:
-        if state is _passed.start:
+        if state is _passed[0]:
             if not isinstance(events, _LISTS):
                 events = list(events)
             known = _known(state, events)

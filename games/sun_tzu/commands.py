@@ -29,6 +29,7 @@ from games.sun_tzu.components import (
     VARIANTS,
     WARLORDS_OF,
 )
+from games.sun_tzu.draws import sample, shuffle
 from games.sun_tzu.flow import (
     holds,
     next_province,
@@ -90,10 +91,10 @@ def options_of(options: Mapping[str, Any] | None) -> tuple[str, bool]:
 def setup(options: Mapping[str, Any] | None, rng: Any) -> list[dict[str, Any]]:
     """The opening events: displays, event cards, both decks, the first hands."""
     variant, events_on = options_of(options)
-    displays = rng.sample(DISPLAYS, 5)
+    displays = sample(rng, DISPLAYS, 5)
     event_order = list(EVENT_CARDS)
     if events_on:
-        rng.shuffle(event_order)
+        shuffle(rng, event_order)
     standard = variant == "standard"
     events: list[dict[str, Any]] = [
         {
@@ -114,7 +115,7 @@ def setup(options: Mapping[str, Any] | None, rng: Any) -> list[dict[str, Any]]:
     deck = STANDARD_DECK if standard else BEGINNER_DECK
     for seat in SEATS:
         cards = [c for c in deck if c not in FRAMED]
-        rng.shuffle(cards)
+        shuffle(rng, cards)
         events.append(
             {"type": "deck_shuffled", "visible_to": "server", "seat": seat, "deck": cards}
         )

@@ -168,12 +168,23 @@ def _fight(st: State, p: int, out: list) -> None:
     settled: list = []
     tasks: list = []
     if blue_card in _CARD_COST or red_card in _CARD_COST:
+        # ``settle`` over the cards' costs (a seat's cost never changes the other's sources),
+        # its usual case first: the reserve pays it all (what ``task_moves`` gives then).
+        reserve = st.reserve
         for seat, card in ((BLUE, blue_card), (RED, red_card)):
-            if card == "6":
-                tasks.append(_cost(seat, 1, "marker@" + province, "six", p))
-            elif card in SET_ASIDE_COST:
-                tasks.append(_cost(seat, SET_ASIDE_COST[card], "aside", card, p))
-        settled, tasks = settle(st, tasks)
+            n = _CARD_COST.get(card)
+            if n is None:
+                continue
+            to = "marker@" + province if card == "6" else "aside"
+            if n <= reserve[seat]:
+                settled.append([SEATS[seat], "reserve", to, n])
+                continue
+            task = _cost(seat, n, to, "six" if card == "6" else card, p)
+            moves = task_moves(st, task)
+            if moves is None:
+                tasks.append(task)
+            else:
+                settled.extend(moves)
     deadly = plague and red_card == PLAGUE and st.deadly
     event = {
         "type": "battle_revealed",

@@ -26,6 +26,7 @@ from games.sun_tzu.components import (
     SEATS,
     WARLORDS_OF,
 )
+from games.sun_tzu.draws import choice, randrange, sample, shuffle
 from games.sun_tzu.flow import holds, owed, unused_warlords
 from games.sun_tzu.state import State
 
@@ -265,10 +266,10 @@ def random_command(st: State, seat_name: str, rng: Any) -> dict[str, Any] | None
         combos = _KEEP_CHOICES.get(key)
         if combos is None:
             combos = _KEEP_CHOICES[key] = tuple(c["cards"] for c in _keeps(st, seat))
-        return {"type": "keep", "cards": list(_choice(rng, combos))}
+        return {"type": "keep", "cards": list(choice(rng, combos))}
     if kind == "sources":  # the answers listed, the one drawn made
-        return _source_answer(*_choice(rng, _source_choices(st, seat)))
-    return _choice(rng, _ANSWERS[kind](st, seat))
+        return _source_answer(*choice(rng, _source_choices(st, seat)))
+    return choice(rng, _ANSWERS[kind](st, seat))
 
 
 # How many answers name k = 1, 2, ... provinces, and in all, per number of provinces left:
@@ -285,100 +286,6 @@ _ORDER_TOTALS = {advance: tuple(map(sum, counts)) for advance, counts in _ORDER_
 _KEEP_CHOICES: dict[tuple, tuple] = {}
 _FRAMED_SET = frozenset(FRAMED)
 _SUPPLIES = ("largest", "smallest")
-_BITS = tuple(m.bit_length() for m in range(22))
-_STDLIB_SAMPLER: dict[type, bool] = {}  # per generator class: draws as random.Random does
-
-
-def _stdlib_sampler(cls: type) -> bool:
-    """The class keeps ``random.Random``'s own ``sample``, ``choice``, ``shuffle``,
-    ``randrange`` and ``_randbelow`` (told by their names: ``games`` does not import
-    ``random``, see tests/test_purity.py)."""
-    known = _STDLIB_SAMPLER.get(cls)
-    if known is None:
-        known = _STDLIB_SAMPLER[cls] = all(
-            getattr(getattr(cls, name, None), "__module__", None) == "random"
-            and getattr(getattr(cls, name, None), "__qualname__", None) == qualname
-            for name, qualname in (
-                ("sample", "Random.sample"),
-                ("choice", "Random.choice"),
-                ("shuffle", "Random.shuffle"),
-                ("randrange", "Random.randrange"),
-                ("_randbelow", "Random._randbelow_with_getrandbits"),
-            )
-        )
-    return known
-
-
-# ``rng.choice``, ``rng.shuffle`` and ``rng.randrange(start, stop)``, the same draws: for a
-# ``random.Random`` that keeps its own, their code inlined over ``getrandbits`` (a random
-# command draws a few times; the calls cost more than the draws).
-def _choice(rng: Any, seq: Any) -> Any:
-    n = len(seq)
-    if not n or not (_STDLIB_SAMPLER.get(type(rng)) or _stdlib_sampler(type(rng))):
-        return rng.choice(seq)
-    getrandbits = rng.getrandbits
-    k = n.bit_length()
-    r = getrandbits(k)
-    while r >= n:
-        r = getrandbits(k)
-    return seq[r]
-
-
-def _shuffle(rng: Any, x: list) -> None:
-    if not (_STDLIB_SAMPLER.get(type(rng)) or _stdlib_sampler(type(rng))):
-        rng.shuffle(x)
-        return
-    getrandbits = rng.getrandbits
-    for i in reversed(range(1, len(x))):
-        k = (i + 1).bit_length()
-        j = getrandbits(k)
-        while j > i:
-            j = getrandbits(k)
-        x[i], x[j] = x[j], x[i]
-
-
-def _randrange(rng: Any, start: int, stop: int) -> int:
-    n = stop - start
-    if (
-        type(n) is not int
-        or n <= 0
-        or not (_STDLIB_SAMPLER.get(type(rng)) or _stdlib_sampler(type(rng)))
-    ):
-        return rng.randrange(start, stop)
-    getrandbits = rng.getrandbits
-    k = n.bit_length()
-    r = getrandbits(k)
-    while r >= n:
-        r = getrandbits(k)
-    return start + r
-
-
-def _sample(rng: Any, population: Any, k: int, by_index: bool = False) -> list:
-    """``rng.sample(population, k)``, the same draws: for a ``random.Random`` that keeps its
-    own ``sample`` and ``_randbelow``, their small-population path is inlined (random play
-    draws a few samples per decision; the calls cost more than the draws). ``by_index``:
-    the draws of ``rng.sample(range(len(population)), k)``, the elements at those places
-    (the inlined path swaps places alike whatever they hold)."""
-    n = len(population)
-    stdlib = _STDLIB_SAMPLER.get(type(rng))
-    if stdlib is None:
-        stdlib = _stdlib_sampler(type(rng))
-    # the stdlib's pool path, as below, is the one it takes for k <= 5 and n <= 21
-    if not stdlib or not 0 <= k <= 5 or k > n or n > 21:
-        if by_index:
-            return [population[i] for i in rng.sample(range(n), k)]
-        return rng.sample(population, k)
-    getrandbits = rng.getrandbits
-    pool = list(population)
-    result = []
-    for m in range(n, n - k, -1):
-        bits = _BITS[m]
-        j = getrandbits(bits)
-        while j >= m:
-            j = getrandbits(bits)
-        result.append(pool[j])
-        pool[j] = pool[m - 1]
-    return result
 
 
 def _random_order(st: State, rng: Any) -> dict[str, Any]:
@@ -386,12 +293,12 @@ def _random_order(st: State, rng: Any) -> dict[str, Any]:
     left = [PROVINCES[p] for p in range(5) if p not in st.fought]
     advance = bool(rulings.ORDER_MAY_BE_NAMED_IN_ADVANCE)
     counts = _ORDER_COUNTS[advance][len(left)]
-    pick = _randrange(rng, 0, _ORDER_TOTALS[advance][len(left)])
+    pick = randrange(rng, 0, _ORDER_TOTALS[advance][len(left)])
     k = 1
     while pick >= counts[k - 1]:
         pick -= counts[k - 1]
         k += 1
-    return {"type": "next_province", "provinces": _sample(rng, left, k)}
+    return {"type": "next_province", "provinces": sample(rng, left, k)}
 
 
 def _random_placement(st: State, seat: int, rng: Any) -> dict[str, Any]:
@@ -401,7 +308,7 @@ def _random_placement(st: State, seat: int, rng: Any) -> dict[str, Any]:
     plays: list[dict[str, Any]] = []
     markers = st.markers
     while True:
-        cards = _sample(rng, hand, 5, by_index=True)
+        cards = sample(rng, hand, 5, by_index=True)
         if "6" not in cards or not markers[cards.index("6")][seat]:
             break
         if double:
@@ -411,28 +318,28 @@ def _random_placement(st: State, seat: int, rng: Any) -> dict[str, Any]:
     if st.variant == "standard" and rng.random() < 0.5:
         options = [p for p in warlord_plays(st, seat) if p["warlord"] != "double_six"]
         if options:
-            plays.append(_choice(rng, options))
+            plays.append(choice(rng, options))
     if plays:
         command["warlords"] = plays
     if kept:
         arm = {}
         for warlord in _REACTIVE_SORTED:
             if warlord in kept and warlord not in spent and rng.random() < 0.5:  # holds()
-                arm[warlord] = _choice(rng, PROVINCES) if warlord == "restraint" else True
+                arm[warlord] = choice(rng, PROVINCES) if warlord == "restraint" else True
         if arm:
             command["arm"] = arm
     if rng.random() < 0.3:
         order = list(PROVINCES)
-        _shuffle(rng, order)
-        command["order"] = order[: _randrange(rng, 1, _longest_order(5) + 1)]
+        shuffle(rng, order)
+        command["order"] = order[: randrange(rng, 1, _longest_order(5) + 1)]
     roll = rng.random()
     if roll < 0.3:
-        command["supply"] = _choice(rng, _SUPPLIES)
+        command["supply"] = choice(rng, _SUPPLIES)
     elif roll < 0.4:
-        command["supply"] = _sample(rng, PROVINCES, 5)
+        command["supply"] = sample(rng, PROVINCES, 5)
     # The spare cards matter only with armies set aside; whether there is one is told by
     # sets, the list made only when one is drawn.
     if st.aside[seat] and not _FRAMED_SET.union(cards).issuperset(hand) and rng.random() < 0.05:
         spare = [c for c in hand if c not in FRAMED and c not in cards]
-        command["reinforce"] = [_choice(rng, spare)]
+        command["reinforce"] = [choice(rng, spare)]
     return command

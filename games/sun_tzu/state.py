@@ -29,7 +29,8 @@ from games.sun_tzu.components import (
 )
 
 SEAT_INDEX = {name: i for i, name in enumerate(SEATS)}
-_BY_PROVINCE = itemgetter(*PROVINCES)  # a placement's cards in board order, as a tuple
+_BY_PROVINCE = itemgetter(*PROVINCES)
+_FRAMED_SET = frozenset(FRAMED)  # a placement's cards in board order, as a tuple
 DRAWN = -1  # ``plague_back``: the recycled Plague has been drawn (it may be in hand)
 
 
@@ -198,7 +199,8 @@ def _deck_shuffled(st: State, e: dict) -> None:
 def _cards_drawn(st: State, e: dict) -> None:
     seat = SEAT_INDEX[e["seat"]]
     cards = tuple(e["cards"])
-    st.decks = with_seat(st.decks, seat, st.decks[seat][len(cards) :])
+    blue, red = st.decks
+    st.decks = (blue[len(cards) :], red) if seat == 0 else (blue, red[len(cards) :])
     back = st.plague_back[seat]
     if back is not None and back != DRAWN:
         back -= len(cards)
@@ -206,8 +208,10 @@ def _cards_drawn(st: State, e: dict) -> None:
     if len(cards) <= e["keep"]:
         st.hands = with_seat(st.hands, seat, sort_cards(st.hands[seat] + cards))
     else:
-        st.drawn = with_seat(st.drawn, seat, cards)
-        st.keep_n = with_seat(st.keep_n, seat, e["keep"])
+        blue, red = st.drawn
+        st.drawn = (cards, red) if seat == 0 else (blue, cards)
+        blue, red = st.keep_n
+        st.keep_n = (e["keep"], red) if seat == 0 else (blue, e["keep"])
 
 
 def _card_kept(st: State, e: dict) -> None:
@@ -425,12 +429,18 @@ def _scored(st: State, e: dict) -> None:
 
 def _round_ended(st: State, e: dict) -> None:
     hands, gone = list(st.hands), list(st.gone)
+    recycled = st.recycled
     for seat in (0, 1):
-        cards = st.placed[seat] or ()
-        back = [c for c in cards if c in FRAMED]
-        left = [c for p, c in enumerate(cards) if c not in FRAMED and (seat, p) not in st.recycled]
+        back: list[str] = []
+        left: list[str] = []
+        for p, c in enumerate(st.placed[seat] or ()):
+            if c in _FRAMED_SET:
+                back.append(c)
+            elif not recycled or (seat, p) not in recycled:
+                left.append(c)
         hands[seat] = sort_cards(hands[seat] + tuple(back))
-        gone[seat] = gone[seat] + tuple(left)
+        if left:
+            gone[seat] = gone[seat] + tuple(left)
     st.hands, st.gone = tuple(hands), tuple(gone)
     st.placed = (None, None)
     st.phase = "draw"

@@ -18,7 +18,7 @@ from games.sun_tzu import view as views
 from games.sun_tzu.ai import AI
 from games.sun_tzu.catalogue import CATALOGUE
 from games.sun_tzu.knowledge import KNOWLEDGE
-from games.sun_tzu.state import EVENT_TYPES, State, evolve, fold
+from games.sun_tzu.state import EVENT_TYPES, State, evolve, evolve_all, fold
 from games.sun_tzu.text import TEXT
 
 
@@ -61,11 +61,9 @@ class SunTzu:
 
     fold = staticmethod(fold)
 
-    @staticmethod
-    def evolve_all(state: State, events: list[dict[str, Any]]) -> State:
-        """The state after one decision's events (games.base.Rules): a fold, which hands
-        back the state ``decide`` left when these are its very events."""
-        return fold(events, state)
+    # The state after one decision's events (games.base.Rules): a fold, which hands back
+    # the state ``decide`` left when these are its very events.
+    evolve_all = staticmethod(evolve_all)
 
     @staticmethod
     def dump_state(state: State) -> str:

@@ -28,7 +28,7 @@ from games.sun_tzu.owed import (  # owed: read from here by the other modules
     armed,
     due,
     holds,
-    next_province,
+    next_province,  # noqa: F401
     owed,  # noqa: F401
     task_moves,
     unused_warlords,
@@ -120,9 +120,10 @@ def order_named(seat: int, provinces: list[str]) -> dict[str, Any]:
 def _battle(st: State) -> list[dict[str, Any]]:
     if st.current is None:
         # A province left to fight is ``run``'s (``_fight``): it applies the battle as it goes.
-        seats = [SEATS[s] for s in (BLUE, RED) if any(w not in st.spent[s] for w in st.kept[s])]
-        if st.round in rulings.AFTER_BATTLES_ROUNDS and seats:
-            return [{"type": "window_opened", "visible_to": "all", "seats": seats}]
+        if st.round in rulings.AFTER_BATTLES_ROUNDS:
+            seats = [SEATS[s] for s in (BLUE, RED) if any(w not in st.spent[s] for w in st.kept[s])]
+            if seats:
+                return [{"type": "window_opened", "visible_to": "all", "seats": seats}]
         return _score(st)
     if st.stage == "effects":
         return [_resolve(st)]
@@ -191,7 +192,7 @@ def _fight(st: State, p: int, out: list) -> None:
         "visible_to": "all",
         "province": province,
         "cards": {"blue": blue_card, "red": red_card},
-        "values": {"blue": list(blue_value), "red": list(red_value)},
+        "values": {"blue": [*blue_value], "red": [*red_value]},
         "plague": plague,
         "deadly": deadly,
         "winner": None if winner is None else SEATS[winner],
@@ -667,8 +668,15 @@ def run(scratch: State, out: list[dict[str, Any]]) -> dict[int, str]:
                 and not (scratch.extra[BLUE] or scratch.extra[RED])
                 and scratch.phase == "battle"
             ):
-                p = next_province(scratch)
-                if p is None:  # its holder names it
+                # next_province, inlined
+                fought = scratch.fought
+                if scratch.privilege is None or scratch.round == 1:
+                    p = len(fought)  # the fixed order is board order
+                elif scratch.order:
+                    p = scratch.order[0]
+                elif len(fought) == 4:
+                    p = 10 - sum(fought)  # the one province left
+                else:  # its holder names it
                     return {scratch.privilege: "next_province"}
                 _fight(scratch, p, out)
             if scratch.phase == "over":  # the last event card ended the game

@@ -344,7 +344,11 @@ def _cmd_place(st: State, seat: int, cmd: Mapping[str, Any]) -> list:
             "type": "placed",
             "visible_to": SEATS[seat],
             "seat": SEATS[seat],
-            "cards": {p: cards[p] for p in PROVINCES},
+            "cards": (  # in board order (a random placement's order already: copied)
+                dict(cards)
+                if type(cards) is dict and tuple(cards) == PROVINCES
+                else {p: cards[p] for p in PROVINCES}
+            ),
             "plan": plan,
         }
     ]
@@ -434,6 +438,13 @@ def _provinces(names: Any, st: State, fought_ok: bool = False) -> list[str]:
         )
     if len(set(map(str, names))) != len(names):
         raise RulesError(said("name each province once"))
+    if fought_ok or not st.fought:  # the usual case, nothing to say, told at once
+        try:
+            known = _PROVINCE_SET.issuperset(names)
+        except TypeError:  # (a name that cannot be looked up: below)
+            known = False
+        if known:
+            return list(names)
     for name in names:
         if name not in PROVINCE_INDEX:
             raise RulesError(

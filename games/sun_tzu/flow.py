@@ -134,14 +134,14 @@ def _fight(st: State, p: int, out: list) -> None:
     """The battle in province ``p``, applied to ``run``'s scratch state as it is made: one
     ``battle`` event when nothing interrupts it (no decision, no event card, no recycling),
     else its parts (``battle_revealed``, ``battle_resolved``, ..., ``battle_ended``) so that
-    a decision can come in between. The state is left as folding those events leaves it;
-    the parts are worked out here in one go (what ``_reveal``, ``_resolve`` and their
-    handlers do, some forty battles a game), the general functions kept for the rare turns.
+    a decision can come in between. The state is left as folding those events leaves it:
+    the reveal, the resolution (``_resolve``) and their handlers' changes are worked out
+    here in one go (some forty battles a game); the rare turns go through the general
+    functions (``settle``, ``_margin``, ``_event_or_end``, ``_recycling``).
     """
     blue_card, red_card = st.placed[BLUE][p], st.placed[RED][p]
     province = PROVINCES[p]
-    # The reveal (``_reveal``): the cards are looked at before the plans, as most battles
-    # fire no Warlord.
+    # The reveal: the cards are looked at before the plans, as most battles fire no Warlord.
     fired: dict[str, list[str]] = {}
     restrained = countered = False
     if blue_card in _RESTRAINED:

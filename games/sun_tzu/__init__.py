@@ -5,12 +5,20 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from games.sun_tzu import commands, components, flow, moves, notation, schema, store_dictionary
+from games.sun_tzu import (
+    commands,
+    components,
+    moves,
+    notation,
+    owed,
+    schema,
+    store_dictionary,
+)
 from games.sun_tzu import view as views
 from games.sun_tzu.ai import AI
 from games.sun_tzu.catalogue import CATALOGUE
 from games.sun_tzu.knowledge import KNOWLEDGE
-from games.sun_tzu.state import EVENT_TYPES, State, evolve, fold
+from games.sun_tzu.state import EVENT_TYPES, State, evolve, evolve_all, fold
 from games.sun_tzu.text import TEXT
 
 
@@ -53,11 +61,9 @@ class SunTzu:
 
     fold = staticmethod(fold)
 
-    @staticmethod
-    def evolve_all(state: State, events: list[dict[str, Any]]) -> State:
-        """The state after one decision's events (games.base.Rules): a fold, which hands
-        back the state ``decide`` left when these are its very events."""
-        return fold(events, state)
+    # The state after one decision's events (games.base.Rules): a fold, which hands back
+    # the state ``decide`` left when these are its very events.
+    evolve_all = staticmethod(evolve_all)
 
     @staticmethod
     def dump_state(state: State) -> str:
@@ -70,7 +76,8 @@ class SunTzu:
 
     @staticmethod
     def pending(state: State) -> dict[str, str]:
-        due = flow.owed(state)
+        memo = owed._memo  # (flow.owed, inlined: asked before every decision)
+        due = memo[1] if state is memo[0] else owed.due(state)
         if len(due) == 1:  # the usual case
             for s, kind in due.items():
                 return {components.SEATS[s]: kind}

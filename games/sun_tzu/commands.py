@@ -29,6 +29,7 @@ from games.sun_tzu.components import (
     VARIANTS,
     WARLORDS_OF,
 )
+from games.sun_tzu.draws import sample, shuffle
 from games.sun_tzu.flow import (
     holds,
     next_province,
@@ -41,6 +42,7 @@ from games.sun_tzu.flow import (
     unused_warlords,
 )
 from games.sun_tzu.owed import remember_owed
+from games.sun_tzu.state import HANDLERS as STATE_HANDLERS
 from games.sun_tzu.state import State, apply_in_place, remember
 
 # The same decisions, said of the other player.
@@ -89,10 +91,10 @@ def options_of(options: Mapping[str, Any] | None) -> tuple[str, bool]:
 def setup(options: Mapping[str, Any] | None, rng: Any) -> list[dict[str, Any]]:
     """The opening events: displays, event cards, both decks, the first hands."""
     variant, events_on = options_of(options)
-    displays = rng.sample(DISPLAYS, 5)
+    displays = sample(rng, DISPLAYS, 5)
     event_order = list(EVENT_CARDS)
     if events_on:
-        rng.shuffle(event_order)
+        shuffle(rng, event_order)
     standard = variant == "standard"
     events: list[dict[str, Any]] = [
         {
@@ -113,7 +115,7 @@ def setup(options: Mapping[str, Any] | None, rng: Any) -> list[dict[str, Any]]:
     deck = STANDARD_DECK if standard else BEGINNER_DECK
     for seat in SEATS:
         cards = [c for c in deck if c not in FRAMED]
-        rng.shuffle(cards)
+        shuffle(rng, cards)
         events.append(
             {"type": "deck_shuffled", "visible_to": "server", "seat": seat, "deck": cards}
         )
@@ -137,47 +139,50 @@ _LISTS = (list, tuple)  # (a union built once, not per call)
 
 
 def decide(state: State, seat_name: str, command: Any, rng: Any = None) -> list[dict[str, Any]]:
-    if seat_name not in SEATS:
+    if seat_name == "blue" or seat_name == "red":  # (compared, not looked up: any value)
+        seat = 0 if seat_name == "blue" else 1
+    else:
         raise RulesError(
             said(
                 "there is no seat {seat_name!r} in Sun Tzu; the seats are blue and red",
                 seat_name=seat_name,
             )
         )
-    if (type(command) is not dict and not isinstance(command, Mapping)) or not isinstance(
-        command.get("type"), str
-    ):
+    mapping = type(command) is dict or isinstance(command, Mapping)
+    kind = command.get("type") if mapping else None
+    if type(kind) is not str and not isinstance(kind, str):
         raise RulesError(
             said('a command is an object with a "type", for example {"type": "place"}')
         )
-    if state.phase == "over":
+    phase = state.phase
+    if phase == "over":
         raise RulesError(said("the game is over"))
-    if state.phase == "new":
+    if phase == "new":
         raise RulesError(said("the game has not been set up yet"))
-    handler = HANDLERS.get(command["type"])
+    handler = HANDLERS.get(kind)
     if handler is None:
         kinds = ", ".join(sorted(HANDLERS))
         raise RulesError(
             said(
                 "there is no command {command!r}; the commands are: {kinds}",
-                command=command["type"],
+                command=kind,
                 kinds=kinds,
             )
         )
-    seat = SEATS.index(seat_name)
     out: list[dict[str, Any]] = []
     st = state.copy()  # decide's private scratch state; the caller's state is never touched
     extra = command.get("reinforce", ())
     if not extra:  # the command's checks see st as state is: so is what it owes
         remember_owed(st, owed(state))
-    if command["type"] != "reinforce":
-        if not isinstance(extra, _LISTS):
+    if kind != "reinforce":
+        if type(extra) is not tuple and not isinstance(extra, _LISTS):
             raise RulesError(said("reinforce is a list of the cards you discard, one per army"))
         for card in extra:
             _apply(st, _reinforcement(st, seat, card), out)
+    apply = STATE_HANDLERS
     for event in handler(st, seat, command):  # _apply, inlined
         out.append(event)
-        apply_in_place(st, event)
+        apply[event["type"]](st, event)
     remember_owed(st, run(st, out))
     remember(state, out, st)  # for the fold that follows: st is not changed after this
     return out
@@ -287,6 +292,7 @@ def _warlord_choice(st: State, seat: int, cmd: Mapping[str, Any], extra: bool) -
 
 
 _PROVINCE_SET = frozenset(PROVINCES)
+_NONE: dict[str, Any] = {}  # (read only)
 
 
 def _cmd_place(st: State, seat: int, cmd: Mapping[str, Any]) -> list:
@@ -302,13 +308,24 @@ def _cmd_place(st: State, seat: int, cmd: Mapping[str, Any]) -> list:
         )
     wanted = list(cards.values())
     hand = st.hands[seat]
-    for card in dict.fromkeys(wanted):  # five cards: counted in place, no Counters
-        n, have = wanted.count(card), hand.count(card)
-        if have < n:
-            held = f"only {have}" if have else "none"
-            raise RulesError(
-                said("you placed {n} × {card!r} but have {held} in hand", n=n, card=card, held=held)
-            )
+    rest = list(hand)
+    try:  # five cards taken from the hand in place: counted only when one is missing
+        for card in wanted:
+            rest.remove(card)
+    except ValueError:
+        for card in dict.fromkeys(wanted):
+            n, have = wanted.count(card), hand.count(card)
+            if have < n:
+                held = f"only {have}" if have else "none"
+                raise RulesError(
+                    said(
+                        "you placed {n} × {card!r} but have {held} in hand",
+                        n=n,
+                        card=card,
+                        held=held,
+                    )
+                ) from None
+        raise
     plan = _plan(st, seat, cmd)
     doubled = "warlords" in plan and any(p.get("warlord") == "double_six" for p in plan["warlords"])
     for name, card in cards.items() if "6" in wanted and not doubled else ():
@@ -327,7 +344,11 @@ def _cmd_place(st: State, seat: int, cmd: Mapping[str, Any]) -> list:
             "type": "placed",
             "visible_to": SEATS[seat],
             "seat": SEATS[seat],
-            "cards": {p: cards[p] for p in PROVINCES},
+            "cards": (  # in board order (a random placement's order already: copied)
+                dict(cards)
+                if type(cards) is dict and tuple(cards) == PROVINCES
+                else {p: cards[p] for p in PROVINCES}
+            ),
             "plan": plan,
         }
     ]
@@ -341,10 +362,10 @@ def _plan(st: State, seat: int, cmd: Mapping[str, Any]) -> dict[str, Any]:
     plays = _check_plays(st, seat, cmd.get("warlords", []), before=True)
     if plays:
         plan["warlords"] = plays
-    arm = cmd.get("arm", {})
+    arm = cmd.get("arm", _NONE)
     if type(arm) is not dict and not isinstance(arm, Mapping):
         raise RulesError(said('arm is an object such as {"counter_plague": true}'))
-    for warlord, how in arm.items():
+    for warlord, how in arm.items() if arm else ():
         if warlord not in REACTIVE_WARLORDS:
             raise RulesError(
                 said("{warlord!r} is not a Warlord that fires by itself", warlord=warlord)
@@ -355,7 +376,7 @@ def _plan(st: State, seat: int, cmd: Mapping[str, Any]) -> dict[str, Any]:
             raise RulesError(said("arm Restraint with the province it guards"))
         if warlord != "restraint" and not isinstance(how, bool):
             raise RulesError(said("arm {warlord} with true or false", warlord=warlord))
-    armed = {w: h for w, h in arm.items() if h}
+    armed = {w: h for w, h in arm.items() if h} if arm else None
     if armed:
         plan["arm"] = armed
     order = cmd.get("order")
@@ -417,6 +438,13 @@ def _provinces(names: Any, st: State, fought_ok: bool = False) -> list[str]:
         )
     if len(set(map(str, names))) != len(names):
         raise RulesError(said("name each province once"))
+    if fought_ok or not st.fought:  # the usual case, nothing to say, told at once
+        try:
+            known = _PROVINCE_SET.issuperset(names)
+        except TypeError:  # (a name that cannot be looked up: below)
+            known = False
+        if known:
+            return list(names)
     for name in names:
         if name not in PROVINCE_INDEX:
             raise RulesError(

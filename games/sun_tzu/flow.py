@@ -28,13 +28,13 @@ from games.sun_tzu.owed import (  # owed: read from here by the other modules
     armed,
     due,
     holds,
-    next_province,
+    next_province,  # noqa: F401
     owed,  # noqa: F401
     task_moves,
     unused_warlords,
 )
 from games.sun_tzu.plays import play_error, play_warlord  # noqa: F401
-from games.sun_tzu.state import HANDLERS, State, apply_in_place
+from games.sun_tzu.state import DRAWN, HANDLERS, SEAT_INDEX, State, move_armies, with_seat
 
 
 # ---------------------------------------------------------------------------------------
@@ -86,7 +86,7 @@ def _after_placement(st: State) -> list[dict[str, Any]]:
         [SEATS[seat], play]
         for seat in (first, 1 - first)
         for play in st.plans[seat].get("warlords", ())
-        # Double six shows only when the 6 is revealed on its marker (see _reveal):
+        # Double six shows only when the 6 is revealed on its marker (see _fight):
         # announcing it now would tell the opponent where the 6 lies.
         if play["warlord"] != "double_six"
     ]
@@ -120,9 +120,10 @@ def order_named(seat: int, provinces: list[str]) -> dict[str, Any]:
 def _battle(st: State) -> list[dict[str, Any]]:
     if st.current is None:
         # A province left to fight is ``run``'s (``_fight``): it applies the battle as it goes.
-        seats = [SEATS[s] for s in (BLUE, RED) if any(w not in st.spent[s] for w in st.kept[s])]
-        if st.round in rulings.AFTER_BATTLES_ROUNDS and seats:
-            return [{"type": "window_opened", "visible_to": "all", "seats": seats}]
+        if st.round in rulings.AFTER_BATTLES_ROUNDS:
+            seats = [SEATS[s] for s in (BLUE, RED) if any(w not in st.spent[s] for w in st.kept[s])]
+            if seats:
+                return [{"type": "window_opened", "visible_to": "all", "seats": seats}]
         return _score(st)
     if st.stage == "effects":
         return [_resolve(st)]
@@ -133,39 +134,191 @@ def _fight(st: State, p: int, out: list) -> None:
     """The battle in province ``p``, applied to ``run``'s scratch state as it is made: one
     ``battle`` event when nothing interrupts it (no decision, no event card, no recycling),
     else its parts (``battle_revealed``, ``battle_resolved``, ..., ``battle_ended``) so that
-    a decision can come in between. Each part is applied once, where it is needed to see
-    what comes next; the ``battle`` event then leaves the state its parts left, ended."""
-    revealed = _reveal(st, p)
-    _REVEAL(st, revealed)
-    if revealed["tasks"]:
-        out.append(revealed)
-        return
-    resolved = _resolve(st)
-    _RESOLVE(st, resolved)
-    if resolved["tasks"]:
-        after = []
+    a decision can come in between. The state is left as folding those events leaves it:
+    the reveal, the resolution (``_resolve``) and their handlers' changes are worked out
+    here in one go (some forty battles a game); the rare turns go through the general
+    functions (``settle``, ``_margin``, ``_event_or_end``, ``_recycling``).
+    """
+    blue_card, red_card = st.placed[BLUE][p], st.placed[RED][p]
+    province = PROVINCES[p]
+    # The reveal: the cards are looked at before the plans, as most battles fire no Warlord.
+    fired: dict[str, list[str]] = {}
+    restrained = countered = False
+    if blue_card in _RESTRAINED:
+        restrained = armed(st, BLUE, "restraint") == province
+        if restrained:
+            fired["blue"] = ["restraint"]
+    elif blue_card == PLAGUE:
+        countered = not (
+            red_card == PLAGUE and rulings.COUNTER_PLAGUE_WAITS_WHEN_BOTH_PLAY_A_PLAGUE
+        ) and bool(armed(st, RED, "counter_plague"))
+        if countered:
+            fired["red"] = ["counter_plague"]
+    if red_card == "6" and st.markers[p][RED] and holds(st, RED, "double_six"):
+        fired.setdefault("red", []).append("double_six")
+    if restrained or countered:
+        blue_value = battle.value_of(blue_card, restrained=restrained, counter_plagued=countered)
+        red_value = _PLAIN_VALUE[red_card]
+        plague = blue_value[0] == "plague" or red_value[0] == "plague"
+        winner, margin = (None, 0) if plague else battle.compare(blue_value, red_value)
     else:
-        after = _event_or_end(st) or _recycling(st, revealed)
+        plain = _PLAIN_BATTLE.get((blue_card, red_card))
+        if plain is None:  # a bonus against a -1: the ruling is asked each time
+            plain = _plain_battle(blue_card, red_card)
+        blue_value, red_value, plague, winner, margin = plain
+    settled: list = []
+    tasks: list = []
+    if blue_card in _CARD_COST or red_card in _CARD_COST:
+        # ``settle`` over the cards' costs (a seat's cost never changes the other's sources),
+        # its usual case first: the reserve pays it all (what ``task_moves`` gives then).
+        reserve = st.reserve
+        for seat, card in ((BLUE, blue_card), (RED, red_card)):
+            n = _CARD_COST.get(card)
+            if n is None:
+                continue
+            to = "marker@" + province if card == "6" else "aside"
+            if n <= reserve[seat]:
+                settled.append([SEATS[seat], "reserve", to, n])
+                continue
+            task = _cost(seat, n, to, "six" if card == "6" else card, p)
+            moves = task_moves(st, task)
+            if moves is None:
+                tasks.append(task)
+            else:
+                settled.extend(moves)
+    deadly = plague and red_card == PLAGUE and st.deadly
+    event = {
+        "type": "battle_revealed",
+        "visible_to": "all",
+        "province": province,
+        "cards": {"blue": blue_card, "red": red_card},
+        "values": {"blue": [*blue_value], "red": [*red_value]},
+        "plague": plague,
+        "deadly": deadly,
+        "winner": None if winner is None else SEATS[winner],
+        "margin": margin,
+        "fired": fired,
+        "plagues": (blue_card == PLAGUE) + (red_card == PLAGUE),
+        "moves": settled,
+        "tasks": tasks,
+    }
+    # Its handler (``_battle_revealed``), but for the fields the battle's end resets.
+    order = st.order
+    if order and order[0] == p:
+        st.order = order[1:]
+    if settled:
+        move_armies(st, settled)
+    if blue_card == PLAGUE or red_card == PLAGUE:
+        for seat, card in ((BLUE, blue_card), (RED, red_card)):
+            if card != PLAGUE:
+                continue
+            if st.plague_back[seat] == DRAWN:  # taken to be the recycled one (rulings.py)
+                st.plague_back = with_seat(st.plague_back, seat, None)
+            else:
+                st.plagues_played += 1
+    if fired:
+        for seat_name, warlords in fired.items():
+            seat = SEAT_INDEX[seat_name]
+            st.spent = with_seat(st.spent, seat, (*st.spent[seat], *warlords))
+    if blue_card == "1" or red_card == "1":
+        one = st.played_one
+        st.played_one = (one[0] or blue_card == "1", one[1] or red_card == "1")
+    if tasks:  # a decision before the resolution
+        st.current, st.stage, st.battle = p, "effects", event
+        st.tasks = st.tasks + tuple(tasks)
+        out.append(event)
+        return
+    # The resolution (``_resolve``, ``_margin`` and ``battle.margin_moves`` unrolled).
+    more: list = []
+    if winner is not None:
+        result = "win"
+        armies = st.armies
+        loser = 1 - winner
+        held = armies[p][loser]
+        if held >= margin:
+            removed, add = margin, 0
+        else:
+            removed, add = held, margin - held
+        moves = [[SEATS[loser], province, "reserve", removed]] if removed else []
+        if add and add <= st.reserve[winner]:  # all from the reserve: what task_moves gives
+            moves.append([SEATS[winner], "reserve", province, add])
+            # applied here: the loser's armies back to its reserve, the winner's out of its
+            blue, red = armies[p]
+            in_blue, in_red = st.reserve
+            if winner == BLUE:
+                pair, reserve = (blue + add, red - removed), (in_blue - add, in_red + removed)
+            else:
+                pair, reserve = (blue - removed, red + add), (in_blue + removed, in_red - add)
+            st.armies = (*armies[:p], pair, *armies[p + 1 :])
+            st.reserve = reserve
+        else:
+            if add:  # the loser's removal never changes the winner's sources
+                supplied, more = settle(st, [_supply(winner, add, p, "margin")])
+                moves += supplied
+            if moves:
+                move_armies(st, moves)
+    else:
+        moves = []
+        if plague:
+            blue, red = st.armies[p]
+            owner = BLUE if blue else RED if red else None
+            if owner is not None:
+                loss = rulings.plague_losses(st.armies[p][owner], deadly)
+                if loss:
+                    moves = [[SEATS[owner], province, "reserve", loss]]
+                    move_armies(st, moves)
+            result = "plague"
+        else:
+            result = "tie"
+    after: list = []
+    if more:
+        st.tasks = st.tasks + tuple(more)
+    else:
+        if st.events_on:
+            up = st.event_up
+            # Most battles cannot trigger the card up (what ``_event_check`` tells first):
+            # asked only when they can, or when the last one is done.
+            if (
+                up is None
+                or up == "war_chariot"
+                or (up == "epidemic" and st.plagues_played >= rulings.EPIDEMIC_PLAGUES)
+                or (up == "champion_challenge" and "9" in (blue_card, red_card))
+                or (up == "hero_challenge" and "10" in (blue_card, red_card))
+                or (up == "light_infantry" and blue_card == "1" and red_card == "1")
+            ):
+                st.current, st.stage, st.battle = p, "after", event
+                after = _event_or_end(st)
+        if not after and (red_card == PLAGUE or blue_card == MINUS):
+            after = _recycling(st, event)
         if not after:  # nothing but its end: one event
-            fought = {**revealed, "type": "battle", "result": resolved["result"],
-                      "resolution": resolved["moves"]}  # fmt: skip
-            _END_BATTLE(st, fought)  # (reads nothing of its event)
-            out.append(fought)
+            event["type"] = "battle"  # (a new dict nobody holds yet: the same keys, in order)
+            event["result"] = result
+            event["resolution"] = moves
+            st.fought = (*st.fought, p)
+            st.current, st.stage, st.battle = None, "", None
+            out.append(event)
             return
         if after[0]["type"] == "card_recycled":
-            after.append({"type": "battle_ended", "visible_to": "all",
-                          "province": revealed["province"]})  # fmt: skip
-    out.append(revealed)
-    out.append(resolved)
-    for event in after:
-        apply_in_place(st, event)
-        out.append(event)
+            after.append({"type": "battle_ended", "visible_to": "all", "province": province})
+    st.current, st.stage, st.battle = p, "after", event
+    out.append(event)
+    out.append({
+        "type": "battle_resolved",
+        "visible_to": "all",
+        "province": province,
+        "result": result,
+        "winner": event["winner"],
+        "margin": margin,
+        "moves": moves,
+        "tasks": more,
+    })  # fmt: skip
+    handlers = HANDLERS
+    for e in after:
+        handlers[e["type"]](st, e)
+        out.append(e)
 
 
-_REVEAL = HANDLERS["battle_revealed"]
-_RESOLVE = HANDLERS["battle_resolved"]
-_END_BATTLE = HANDLERS["battle_ended"]
-_RESTRAINED = ("7", "8", "9", "10")  # the cards Restraint holds to 6
+_RESTRAINED = frozenset(("7", "8", "9", "10"))  # the cards Restraint holds to 6
 
 
 # Each card's value when no Warlord changes it, and the set-aside cost it carries: read from
@@ -174,53 +327,22 @@ _PLAIN_VALUE = {card: battle.value_of(card) for card in CARD_ORDER}
 _CARD_COST = {"6": 1, **SET_ASIDE_COST}
 
 
-def _reveal(st: State, p: int) -> dict[str, Any]:
-    blue_card, red_card = st.placed[BLUE][p], st.placed[RED][p]
-    fired: dict[str, list[str]] = {}
-    # The cards are looked at before the plans: most battles fire no Warlord.
-    restrained = blue_card in _RESTRAINED and armed(st, BLUE, "restraint") == PROVINCES[p]
-    countered = (
-        blue_card == PLAGUE
-        and not (red_card == PLAGUE and rulings.COUNTER_PLAGUE_WAITS_WHEN_BOTH_PLAY_A_PLAGUE)
-        and bool(armed(st, RED, "counter_plague"))
-    )
-    if restrained:
-        fired["blue"] = ["restraint"]
-    if countered:
-        fired["red"] = ["counter_plague"]
-    if red_card == "6" and st.markers[p][RED] and holds(st, RED, "double_six"):
-        fired.setdefault("red", []).append("double_six")
-    if restrained or countered:
-        blue_value = battle.value_of(blue_card, restrained=restrained, counter_plagued=countered)
-    else:
-        blue_value = _PLAIN_VALUE[blue_card]
-    red_value = _PLAIN_VALUE[red_card]
+def _plain_battle(blue: str, red: str) -> tuple:
+    """(blue's value, red's value, plague, winner seat or None, margin) when no Warlord
+    changes the two cards: read from ``_PLAIN_BATTLE``, built once."""
+    blue_value, red_value = _PLAIN_VALUE[blue], _PLAIN_VALUE[red]
     plague = blue_value[0] == "plague" or red_value[0] == "plague"
     winner, margin = (None, 0) if plague else battle.compare(blue_value, red_value)
-    settled: list = []
-    tasks: list = []
-    if blue_card in _CARD_COST or red_card in _CARD_COST:
-        for seat, card in ((BLUE, blue_card), (RED, red_card)):
-            if card == "6":
-                tasks.append(_cost(seat, 1, "marker@" + PROVINCES[p], "six", p))
-            elif card in SET_ASIDE_COST:
-                tasks.append(_cost(seat, SET_ASIDE_COST[card], "aside", card, p))
-        settled, tasks = settle(st, tasks)
-    return {
-        "type": "battle_revealed",
-        "visible_to": "all",
-        "province": PROVINCES[p],
-        "cards": {"blue": blue_card, "red": red_card},
-        "values": {"blue": list(blue_value), "red": list(red_value)},
-        "plague": plague,
-        "deadly": plague and red_card == PLAGUE and st.deadly,
-        "winner": None if winner is None else SEATS[winner],
-        "margin": margin,
-        "fired": fired,
-        "plagues": (blue_card == PLAGUE) + (red_card == PLAGUE),
-        "moves": settled,
-        "tasks": tasks,
-    }
+    return blue_value, red_value, plague, winner, margin
+
+
+_PLAIN_BATTLE = {
+    (b, r): _plain_battle(b, r)
+    for b in CARD_ORDER
+    for r in CARD_ORDER
+    # (not a bonus against a -1: rulings.bonus_against_minus is a switch, asked each time)
+    if {_PLAIN_VALUE[b][0], _PLAIN_VALUE[r][0]} != {"bonus", "minus"}
+}
 
 
 def settle(st: State, tasks: list[dict[str, Any]]) -> tuple[list, list]:
@@ -536,22 +658,30 @@ def run(scratch: State, out: list[dict[str, Any]]) -> dict[int, str]:
     until a decision is owed or the game is over; give what is owed then."""
     handlers = HANDLERS
     while True:
-        phase = scratch.phase
-        if (
-            phase == "battle"
-            and not scratch.tasks
-            and scratch.current is None
-            and len(scratch.fought) < 5
-            and not (scratch.extra[BLUE] or scratch.extra[RED])
-        ):
-            # A province left to fight and nothing owed unless its holder must name it
-            # (``due``'s first case, answered here without asking twice).
-            p = next_province(scratch)
-            if p is None:
-                return {scratch.privilege: "next_province"}
-            _fight(scratch, p, out)
-            continue
-        if phase == "over":
+        if scratch.phase == "battle":
+            # The battles in a row, while nothing else is owed (``due``'s first case,
+            # answered here without asking twice): each applied as it is made.
+            while (
+                scratch.current is None
+                and len(scratch.fought) < 5
+                and not scratch.tasks
+                and not (scratch.extra[BLUE] or scratch.extra[RED])
+                and scratch.phase == "battle"
+            ):
+                # next_province, inlined
+                fought = scratch.fought
+                if scratch.privilege is None or scratch.round == 1:
+                    p = len(fought)  # the fixed order is board order
+                elif scratch.order:
+                    p = scratch.order[0]
+                elif len(fought) == 4:
+                    p = 10 - sum(fought)  # the one province left
+                else:  # its holder names it
+                    return {scratch.privilege: "next_province"}
+                _fight(scratch, p, out)
+            if scratch.phase == "over":  # the last event card ended the game
+                return {}
+        elif scratch.phase == "over":
             return {}
         owing = due(scratch)
         if owing:

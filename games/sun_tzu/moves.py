@@ -20,13 +20,15 @@ from games.sun_tzu.components import (
     CARD_ORDER,
     EARLY_WARLORDS,
     FRAMED,
+    PROVINCE_INDEX,
     PROVINCES,
     REACTIVE_WARLORDS,
     SEATS,
     WARLORDS_OF,
 )
-from games.sun_tzu.flow import holds, owed, play_error, unused_warlords
-from games.sun_tzu.state import State, evolve
+from games.sun_tzu.draws import choice, randrange, sample, shuffle
+from games.sun_tzu.flow import holds, owed, unused_warlords
+from games.sun_tzu.state import State
 
 # Warlords in a fixed order (random play draws in it), sorted once, not per command.
 _ACTIVE_SORTED = tuple(sorted(ACTIVE_WARLORDS))
@@ -146,22 +148,33 @@ def _splits(tier: list, need: int) -> list[dict[int, int]]:
 
 
 def _sources(st: State, seat: int) -> list[dict[str, Any]]:
-    out = _source_answers(st, seat)
-    for r in reinforcements(st, seat):
-        after = evolve(st, {"type": "reinforced", "seat": SEATS[seat], "card": r["card"]})
-        for answer in _source_answers(after, seat):
-            out.append({**answer, "reinforce": [r["card"]]})
+    return [_source_answer(take, card) for take, card in _source_choices(st, seat)]
+
+
+def _source_choices(st: State, seat: int) -> list[tuple[dict[int, int], str | None]]:
+    """The army source answers as (board take, card discarded first or None): the plain
+    answers, then each exceptional reinforcement's. A reinforcement moves one army from
+    the set-aside pool to the reserve (``reinforced``), so the board owes one fewer; the
+    board itself is as it was."""
+    task = st.tasks[0]
+    tiers = battle.source_tiers(st.armies, seat, task)
+    reserve = st.reserve[seat]
+    out: list[tuple[dict[int, int], str | None]] = [
+        (t, None) for t in _takes(tiers, battle.board_need(reserve, task))
+    ]
+    spare = reinforcements(st, seat)
+    if spare:
+        takes = _takes(tiers, battle.board_need(reserve + 1, task))
+        for r in spare:
+            out.extend((t, r["card"]) for t in takes)
     return out
 
 
-def _source_answers(st: State, seat: int) -> list[dict[str, Any]]:
-    task = st.tasks[0]
-    tiers = battle.source_tiers(st.armies, seat, task)
-    need = battle.board_need(st.reserve[seat], task)
-    return [
-        {"type": "sources", "take": {PROVINCES[p]: k for p, k in sorted(t.items()) if k}}
-        for t in _takes(tiers, need)
-    ]
+def _source_answer(take: dict[int, int], card: str | None) -> dict[str, Any]:
+    answer = {"type": "sources", "take": {PROVINCES[p]: k for p, k in sorted(take.items()) if k}}
+    if card is not None:
+        answer["reinforce"] = [card]
+    return answer
 
 
 def _keeps(st: State, seat: int) -> list[dict[str, Any]]:
@@ -179,14 +192,51 @@ def _after_battles(st: State, seat: int) -> list[dict[str, Any]]:
 
 
 def warlord_plays(st: State, seat: int) -> list[dict[str, Any]]:
-    """Every Warlord play with targets this seat could make against the board as it is."""
+    """Every Warlord play with targets this seat could make against the board as it is:
+    the candidates ``play_error`` has nothing against, told here without its sentences."""
     out: list[dict[str, Any]] = []
+    kept, spent = st.kept[seat], st.spent[seat]
+    late = st.round > 6
+    armies = st.armies
     for warlord in _ACTIVE_SORTED:
-        if not holds(st, seat, warlord):
+        if warlord not in kept or warlord in spent:  # holds()
+            continue
+        if late and warlord in EARLY_WARLORDS:
             continue
         # copies: a caller may keep or change the play it is given
-        out.extend(dict(c) for c in _CANDIDATES[warlord] if not play_error(st, seat, c))
+        if warlord == "remove":  # an army to remove
+            for c, p, _ in _CANDIDATES_AT[warlord]:
+                if armies[p][0] or armies[p][1]:
+                    out.append(dict(c))
+        elif warlord == "reinforce":  # a province the seat controls, and a reserve
+            if st.reserve[seat]:
+                for c, p, _ in _CANDIDATES_AT[warlord]:
+                    blue, red = armies[p]
+                    if (0 if blue else 1 if red else None) == seat:
+                        out.append(dict(c))
+        elif warlord == "manoeuvre":  # from an army of the seat's to an empty or own province
+            for c, a, b in _CANDIDATES_AT[warlord]:
+                if armies[a][seat]:
+                    blue, red = armies[b]
+                    if (0 if blue else 1 if red else None) in (None, seat):
+                        out.append(dict(c))
+        else:
+            out.extend(dict(c) for c in _CANDIDATES[warlord])
     return out
+
+
+# The candidates with the provinces they name (indices): (play, province or from, to).
+_CANDIDATES_AT = {
+    warlord: tuple(
+        (
+            c,
+            PROVINCE_INDEX.get(c.get("province", c.get("from")), -1),
+            PROVINCE_INDEX.get(c.get("to"), -1),
+        )
+        for c in plays
+    )
+    for warlord, plays in _CANDIDATES.items()
+}
 
 
 _ANSWERS = {
@@ -211,77 +261,55 @@ def random_command(st: State, seat_name: str, rng: Any) -> dict[str, Any] | None
         return _random_placement(st, seat, rng)
     if kind == "next_province":
         return _random_order(st, rng)
-    return rng.choice(_ANSWERS[kind](st, seat) if kind != "sources" else _sources(st, seat))
+    if kind == "keep":  # what rng.choice(_keeps(...)) gives, the choices listed once
+        key = (st.drawn[seat], st.keep_n[seat])
+        combos = _KEEP_CHOICES.get(key)
+        if combos is None:
+            combos = _KEEP_CHOICES[key] = tuple(c["cards"] for c in _keeps(st, seat))
+        return {"type": "keep", "cards": list(choice(rng, combos))}
+    if kind == "sources":  # the answers listed, the one drawn made
+        return _source_answer(*choice(rng, _source_choices(st, seat)))
+    return choice(rng, _ANSWERS[kind](st, seat))
 
 
+# How many answers name k = 1, 2, ... provinces, and in all, per number of provinces left:
+# per value of rulings.ORDER_MAY_BE_NAMED_IN_ADVANCE (read at each draw, as a switch).
+_ORDER_COUNTS = {
+    advance: tuple(
+        tuple(perm(left, k) for k in range(1, (left if advance else min(left, 1)) + 1))
+        for left in range(6)
+    )
+    for advance in (False, True)
+}
+_ORDER_TOTALS = {advance: tuple(map(sum, counts)) for advance, counts in _ORDER_COUNTS.items()}
+# The ways to keep n of the cards drawn, per (drawn, n): a few hundred at most.
+_KEEP_CHOICES: dict[tuple, tuple] = {}
 _FRAMED_SET = frozenset(FRAMED)
-_BITS = tuple(m.bit_length() for m in range(22))
-_STDLIB_SAMPLER: dict[type, bool] = {}  # per generator class: draws as random.Random does
-
-
-def _stdlib_sampler(cls: type) -> bool:
-    """The class keeps ``random.Random``'s own ``sample`` and ``_randbelow`` (told by their
-    names: ``games`` does not import ``random``, see tests/test_purity.py)."""
-    known = _STDLIB_SAMPLER.get(cls)
-    if known is None:
-        sample, below = getattr(cls, "sample", None), getattr(cls, "_randbelow", None)
-        known = _STDLIB_SAMPLER[cls] = (
-            getattr(sample, "__module__", None) == "random"
-            and getattr(sample, "__qualname__", None) == "Random.sample"
-            and getattr(below, "__module__", None) == "random"
-            and getattr(below, "__qualname__", None) == "Random._randbelow_with_getrandbits"
-        )
-    return known
-
-
-def _sample(rng: Any, population: Any, k: int, by_index: bool = False) -> list:
-    """``rng.sample(population, k)``, the same draws: for a ``random.Random`` that keeps its
-    own ``sample`` and ``_randbelow``, their small-population path is inlined (random play
-    draws a few samples per decision; the calls cost more than the draws). ``by_index``:
-    the draws of ``rng.sample(range(len(population)), k)``, the elements at those places
-    (the inlined path swaps places alike whatever they hold)."""
-    n = len(population)
-    stdlib = _STDLIB_SAMPLER.get(type(rng))
-    if stdlib is None:
-        stdlib = _stdlib_sampler(type(rng))
-    # the stdlib's pool path, as below, is the one it takes for k <= 5 and n <= 21
-    if not stdlib or not 0 <= k <= 5 or k > n or n > 21:
-        if by_index:
-            return [population[i] for i in rng.sample(range(n), k)]
-        return rng.sample(population, k)
-    getrandbits = rng.getrandbits
-    pool = list(population)
-    result = []
-    for m in range(n, n - k, -1):
-        bits = _BITS[m]
-        j = getrandbits(bits)
-        while j >= m:
-            j = getrandbits(bits)
-        result.append(pool[j])
-        pool[j] = pool[m - 1]
-    return result
+_SUPPLIES = ("largest", "smallest")
 
 
 def _random_order(st: State, rng: Any) -> dict[str, Any]:
     """Uniform over the answers ``_next_provinces`` lists, without listing them."""
     left = [PROVINCES[p] for p in range(5) if p not in st.fought]
-    counts = [perm(len(left), k) for k in range(1, _longest_order(len(left)) + 1)]
-    pick = rng.randrange(sum(counts))
+    advance = bool(rulings.ORDER_MAY_BE_NAMED_IN_ADVANCE)
+    counts = _ORDER_COUNTS[advance][len(left)]
+    pick = randrange(rng, 0, _ORDER_TOTALS[advance][len(left)])
     k = 1
     while pick >= counts[k - 1]:
         pick -= counts[k - 1]
         k += 1
-    return {"type": "next_province", "provinces": _sample(rng, left, k)}
+    return {"type": "next_province", "provinces": sample(rng, left, k)}
 
 
 def _random_placement(st: State, seat: int, rng: Any) -> dict[str, Any]:
     hand = st.hands[seat]
-    double = holds(st, seat, "double_six")
+    kept, spent = st.kept[seat], st.spent[seat]
+    double = "double_six" in kept and "double_six" not in spent  # holds()
     plays: list[dict[str, Any]] = []
+    markers = st.markers
     while True:
-        cards = _sample(rng, hand, 5, by_index=True)
-        six = cards.index("6") if "6" in cards else None
-        if six is None or not st.markers[six][seat]:
+        cards = sample(rng, hand, 5, by_index=True)
+        if "6" not in cards or not markers[cards.index("6")][seat]:
             break
         if double:
             plays.append({"warlord": "double_six"})
@@ -290,27 +318,28 @@ def _random_placement(st: State, seat: int, rng: Any) -> dict[str, Any]:
     if st.variant == "standard" and rng.random() < 0.5:
         options = [p for p in warlord_plays(st, seat) if p["warlord"] != "double_six"]
         if options:
-            plays.append(rng.choice(options))
+            plays.append(choice(rng, options))
     if plays:
         command["warlords"] = plays
-    arm = {}
-    for warlord in _REACTIVE_SORTED:
-        if holds(st, seat, warlord) and rng.random() < 0.5:
-            arm[warlord] = rng.choice(PROVINCES) if warlord == "restraint" else True
-    if arm:
-        command["arm"] = arm
+    if kept:
+        arm = {}
+        for warlord in _REACTIVE_SORTED:
+            if warlord in kept and warlord not in spent and rng.random() < 0.5:  # holds()
+                arm[warlord] = choice(rng, PROVINCES) if warlord == "restraint" else True
+        if arm:
+            command["arm"] = arm
     if rng.random() < 0.3:
         order = list(PROVINCES)
-        rng.shuffle(order)
-        command["order"] = order[: rng.randrange(1, _longest_order(5) + 1)]
+        shuffle(rng, order)
+        command["order"] = order[: randrange(rng, 1, _longest_order(5) + 1)]
     roll = rng.random()
     if roll < 0.3:
-        command["supply"] = rng.choice(["largest", "smallest"])
+        command["supply"] = choice(rng, _SUPPLIES)
     elif roll < 0.4:
-        command["supply"] = _sample(rng, list(PROVINCES), 5)
+        command["supply"] = sample(rng, PROVINCES, 5)
     # The spare cards matter only with armies set aside; whether there is one is told by
     # sets, the list made only when one is drawn.
     if st.aside[seat] and not _FRAMED_SET.union(cards).issuperset(hand) and rng.random() < 0.05:
         spare = [c for c in hand if c not in FRAMED and c not in cards]
-        command["reinforce"] = [rng.choice(spare)]
+        command["reinforce"] = [choice(rng, spare)]
     return command

@@ -99,17 +99,39 @@ def owed(st: State) -> dict[int, str]:
 
 def due(st: State) -> dict[int, str]:
     """``owed`` worked out afresh (for a state that changes: ``run``'s scratch state)."""
+    extra = st.extra
+    if extra[BLUE] or extra[RED] or st.tasks:
+        return _due(st)
+    # The usual cases, unrolled (the flow asks this after every automatic event): what
+    # ``_due`` answers without extra Warlords or army tasks owed.
     phase = st.phase
-    if phase == "battle" and not st.tasks and not (st.extra[BLUE] or st.extra[RED]):
-        # The flow asks this after every automatic event, mostly between battles: answered
-        # first, as the general case below would answer it.
+    if phase == "battle":
+        # Mostly between battles: the holder names the next province, or nothing is owed.
         if st.current is None and len(st.fought) < 5 and next_province(st) is None:
             return {st.privilege: "next_province"}
         return {}
+    if phase == "place":
+        blue, red = st.placed
+        if blue is None:
+            return {BLUE: "place", RED: "place"} if red is None else {BLUE: "place"}
+        return {RED: "place"} if red is None else {}
+    if phase == "draw":
+        blue, red = st.drawn
+        if rulings.ALWAYS_ASK_TO_KEEP:
+            if blue:
+                return {BLUE: "keep", RED: "keep"} if red else {BLUE: "keep"}
+            return {RED: "keep"} if red else {}
+    elif phase == "over" or phase == "prebattle" or phase == "scored":
+        return {}
+    return _due(st)
+
+
+def _due(st: State) -> dict[int, str]:
+    """``due`` in general."""
+    phase = st.phase
     out: dict[int, str] = {}
     if phase == "over":
         return out
-    # Unrolled over the two seats: the flow asks this after every automatic event.
     extra = st.extra
     if extra[BLUE]:
         out[BLUE] = "extra_warlord"

@@ -16,7 +16,7 @@ Per-seat fields are pairs indexed by seat (0 = blue, 1 = red); per-province fiel
 
 from __future__ import annotations
 
-from operator import is_
+from operator import is_, itemgetter
 from typing import Any
 
 from games.sun_tzu.components import (
@@ -29,6 +29,8 @@ from games.sun_tzu.components import (
 )
 
 SEAT_INDEX = {name: i for i, name in enumerate(SEATS)}
+_BY_PROVINCE = itemgetter(*PROVINCES)
+_FRAMED_SET = frozenset(FRAMED)  # a placement's cards in board order, as a tuple
 DRAWN = -1  # ``plague_back``: the recycled Plague has been drawn (it may be in hand)
 
 
@@ -98,7 +100,8 @@ class State:
 
     # Derived facts used by several modules.
     def on_board(self, seat: int) -> int:
-        return sum(a[seat] for a in self.armies)
+        a, b, c, d, e = self.armies
+        return a[seat] + b[seat] + c[seat] + d[seat] + e[seat]
 
     def owner(self, province: int) -> int | None:
         blue, red = self.armies[province]
@@ -121,44 +124,54 @@ def remove_cards(hand: tuple[str, ...], cards: Any) -> tuple[str, ...]:
 
 
 # ---------------------------------------------------------------------------------------
-# Army locations: "reserve", "aside", a province name, or "marker@<province>".
-# Each location read once from a table (not parsed per move): moves are most of what
+# Army locations: "reserve", "aside", a province name, or "marker@<province>". Each has
+# its own small function, read from a table (not parsed per move): moves are most of what
 # evolve does, a few per battle.
-_RESERVE, _ASIDE = -1, -2
-_PLACES = {
-    "reserve": (False, _RESERVE),
-    "aside": (False, _ASIDE),
-    **{name: (False, p) for name, p in PROVINCE_INDEX.items()},
-    **{f"marker@{name}": (True, p) for name, p in PROVINCE_INDEX.items()},
-}
+def _add_reserve(st: State, seat: int, n: int) -> None:
+    blue, red = st.reserve
+    st.reserve = (blue + n, red) if seat == 0 else (blue, red + n)
 
 
-def _add(st: State, seat: int, where: str, n: int) -> None:
-    marker, p = _PLACES[where]
-    if p == _RESERVE:
-        blue, red = st.reserve
-        st.reserve = (blue + n, red) if seat == 0 else (blue, red + n)
-    elif p == _ASIDE:
-        blue, red = st.aside
-        st.aside = (blue + n, red) if seat == 0 else (blue, red + n)
-    elif marker:
-        board = list(st.markers)
-        blue, red = board[p]
-        board[p] = (blue + n, red) if seat == 0 else (blue, red + n)
-        st.markers = tuple(board)
-    else:
+def _add_aside(st: State, seat: int, n: int) -> None:
+    blue, red = st.aside
+    st.aside = (blue + n, red) if seat == 0 else (blue, red + n)
+
+
+def _add_armies(p: int) -> Any:
+    def add(st: State, seat: int, n: int) -> None:
         board = list(st.armies)
         blue, red = board[p]
         board[p] = (blue + n, red) if seat == 0 else (blue, red + n)
         st.armies = tuple(board)
 
+    return add
+
+
+def _add_marker(p: int) -> Any:
+    def add(st: State, seat: int, n: int) -> None:
+        board = list(st.markers)
+        blue, red = board[p]
+        board[p] = (blue + n, red) if seat == 0 else (blue, red + n)
+        st.markers = tuple(board)
+
+    return add
+
+
+_ADD = {
+    "reserve": _add_reserve,
+    "aside": _add_aside,
+    **{name: _add_armies(p) for name, p in PROVINCE_INDEX.items()},
+    **{f"marker@{name}": _add_marker(p) for name, p in PROVINCE_INDEX.items()},
+}
+
 
 def move_armies(st: State, moves: Any) -> None:
     """Apply ``[seat, from, to, n]`` moves to a fresh copy (called only from evolve)."""
+    add = _ADD
     for seat_name, src, dst, n in moves or ():
         seat = SEAT_INDEX[seat_name]
-        _add(st, seat, src, -n)
-        _add(st, seat, dst, n)
+        add[src](st, seat, -n)
+        add[dst](st, seat, n)
 
 
 # ---------------------------------------------------------------------------------------
@@ -186,7 +199,8 @@ def _deck_shuffled(st: State, e: dict) -> None:
 def _cards_drawn(st: State, e: dict) -> None:
     seat = SEAT_INDEX[e["seat"]]
     cards = tuple(e["cards"])
-    st.decks = with_seat(st.decks, seat, st.decks[seat][len(cards) :])
+    blue, red = st.decks
+    st.decks = (blue[len(cards) :], red) if seat == 0 else (blue, red[len(cards) :])
     back = st.plague_back[seat]
     if back is not None and back != DRAWN:
         back -= len(cards)
@@ -194,16 +208,24 @@ def _cards_drawn(st: State, e: dict) -> None:
     if len(cards) <= e["keep"]:
         st.hands = with_seat(st.hands, seat, sort_cards(st.hands[seat] + cards))
     else:
-        st.drawn = with_seat(st.drawn, seat, cards)
-        st.keep_n = with_seat(st.keep_n, seat, e["keep"])
+        blue, red = st.drawn
+        st.drawn = (cards, red) if seat == 0 else (blue, cards)
+        blue, red = st.keep_n
+        st.keep_n = (e["keep"], red) if seat == 0 else (blue, e["keep"])
 
 
 def _card_kept(st: State, e: dict) -> None:
-    seat = SEAT_INDEX[e["seat"]]
-    st.hands = with_seat(st.hands, seat, sort_cards(st.hands[seat] + tuple(e["keep"])))
-    st.decks = with_seat(st.decks, seat, st.decks[seat] + tuple(e["bottom"]))
-    st.drawn = with_seat(st.drawn, seat, ())
-    st.keep_n = with_seat(st.keep_n, seat, 0)
+    hands, decks = st.hands, st.decks
+    if e["seat"] == "blue":
+        st.hands = (sort_cards(hands[0] + tuple(e["keep"])), hands[1])
+        st.decks = (decks[0] + tuple(e["bottom"]), decks[1])
+        st.drawn = ((), st.drawn[1])
+        st.keep_n = (0, st.keep_n[1])
+    else:
+        st.hands = (hands[0], sort_cards(hands[1] + tuple(e["keep"])))
+        st.decks = (decks[0], decks[1] + tuple(e["bottom"]))
+        st.drawn = (st.drawn[0], ())
+        st.keep_n = (st.keep_n[0], 0)
 
 
 def _warlords_to_choose(st: State, e: dict) -> None:
@@ -252,13 +274,22 @@ def _round_started(st: State, e: dict) -> None:
 
 
 def _placed(st: State, e: dict) -> None:
-    seat = SEAT_INDEX[e["seat"]]
-    cards = tuple(e["cards"][p] for p in PROVINCES)
-    st.placed = with_seat(st.placed, seat, cards)
-    st.hands = with_seat(st.hands, seat, remove_cards(st.hands[seat], cards))
-    st.plans = with_seat(st.plans, seat, e["plan"])
-    if st.first_placer is None:
-        st.first_placer = seat
+    cards = _BY_PROVINCE(e["cards"])
+    rest = list(st.hands[0] if e["seat"] == "blue" else st.hands[1])
+    for c in cards:
+        rest.remove(c)
+    if e["seat"] == "blue":
+        st.placed = (cards, st.placed[1])
+        st.hands = (tuple(rest), st.hands[1])
+        st.plans = (e["plan"], st.plans[1])
+        if st.first_placer is None:
+            st.first_placer = 0
+    else:
+        st.placed = (st.placed[0], cards)
+        st.hands = (st.hands[0], tuple(rest))
+        st.plans = (st.plans[0], e["plan"])
+        if st.first_placer is None:
+            st.first_placer = 1
 
 
 def _cards_down(st: State, e: dict) -> None:
@@ -398,12 +429,18 @@ def _scored(st: State, e: dict) -> None:
 
 def _round_ended(st: State, e: dict) -> None:
     hands, gone = list(st.hands), list(st.gone)
+    recycled = st.recycled
     for seat in (0, 1):
-        cards = st.placed[seat] or ()
-        back = [c for c in cards if c in FRAMED]
-        left = [c for p, c in enumerate(cards) if c not in FRAMED and (seat, p) not in st.recycled]
+        back: list[str] = []
+        left: list[str] = []
+        for p, c in enumerate(st.placed[seat] or ()):
+            if c in _FRAMED_SET:
+                back.append(c)
+            elif not recycled or (seat, p) not in recycled:
+                left.append(c)
         hands[seat] = sort_cards(hands[seat] + tuple(back))
-        gone[seat] = gone[seat] + tuple(left)
+        if left:
+            gone[seat] = gone[seat] + tuple(left)
     st.hands, st.gone = tuple(hands), tuple(gone)
     st.placed = (None, None)
     st.phase = "draw"
@@ -463,38 +500,30 @@ EVENT_TYPES = tuple(HANDLERS)
 # was given and the event objects it made are known, anything else is applied as usual.
 # The record is replaced whole (a reader in another thread sees one decision's or
 # another's) and handed out once, so every fold gives a state object of its own.
-class _Passed:
-    __slots__ = ("events", "final", "start")
-
-    def __init__(self, start: State | None, events: tuple, final: State | None) -> None:
-        self.start, self.events, self.final = start, events, final
-
-
-_NOTHING = _Passed(None, (), None)
+# The record: (start, events, final).
+_NOTHING: tuple[State | None, tuple, State | None] = (None, (), None)
 _passed = _NOTHING
 
 
 def remember(start: State, events: list[dict], final: State) -> None:
     """Keep the state ``events`` lead to from ``start`` (a private copy nobody changes)."""
     global _passed
-    _passed = _Passed(start, tuple(events), final)
+    _passed = (start, tuple(events), final)
 
 
 def _known(state: State, events: Any) -> State | None:
     """The remembered state after ``events`` from ``state``, taken (once), or None."""
     global _passed
-    known = _passed
-    if state is not known.start or len(events) != len(known.events):
-        return None
-    if not all(map(is_, events, known.events)):
+    start, known, final = _passed
+    if state is not start or len(events) != len(known) or not all(map(is_, events, known)):
         return None
     _passed = _NOTHING
-    return known.final
+    return final
 
 
 def evolve(state: State, event: dict) -> State:
     """Apply one event; total for every event ``decide`` or ``setup`` emits."""
-    if state is _passed.start:
+    if state is _passed[0]:
         known = _known(state, (event,))
         if known is not None:
             return known
@@ -513,7 +542,7 @@ def fold(events: Any, state: State | None = None) -> State:
     if state is None:
         st = State()
     else:
-        if state is _passed.start:
+        if state is _passed[0]:
             if not isinstance(events, _LISTS):
                 events = list(events)
             known = _known(state, events)
@@ -524,6 +553,23 @@ def fold(events: Any, state: State | None = None) -> State:
     for event in events:
         handlers[event["type"]](st, event)
     return st
+
+
+def evolve_all(state: State, events: list[dict[str, Any]]) -> State:
+    """``fold(events, state)``: the state after one decision's events, handed back from
+    ``remember`` when these are its very events (asked here first, as after every
+    decision)."""
+    global _passed
+    start, known, final = _passed  # (_known, inlined)
+    if (
+        state is start
+        and type(events) is list
+        and len(events) == len(known)
+        and all(map(is_, events, known))
+    ):
+        _passed = _NOTHING
+        return final
+    return fold(events, state)
 
 
 def apply_in_place(scratch: State, event: dict) -> None:

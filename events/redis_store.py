@@ -59,6 +59,9 @@ from events.store import (
 )
 
 DEFAULT_PARTITIONS = 16
+# Payloads whose stored form a store keeps, per game (``RedisEventStore._entries``): a few
+# hundred kB at most; emptied when full.
+_CACHED = 4096
 
 # An entry's fields: type, schema version, at ("" = the entry before's), actor,
 # visible_to, payload (packed), hash ("" = worked out from the entry before), salt.
@@ -290,6 +293,8 @@ class RedisEventStore(EventStore):
         # game id -> (version, hash) of the last event this process saw; saves a round trip
         # per append. A stale tip is harmless: the script compares it and refuses.
         self._tips: dict[str, tuple[int, str]] = {}
+        # game -> payload's canonical JSON -> its stored form (``_entries``)
+        self._packed: dict[str, dict[bytes, bytes]] = {}
 
     def key(self, game_id: str, part: str) -> str:
         return f"g:{{p{partition_of(game_id, self.partitions)}}}:{game_id}:{part}"
@@ -492,16 +497,31 @@ class RedisEventStore(EventStore):
             raise ConcurrencyError(game_id, expected, value, moved=True)
         raise ConcurrencyError(game_id, expected, value)
 
-    @staticmethod
-    def _entries(envelopes: list[Envelope], game: str) -> list[Any]:
-        """The values of an append's entries: the first names its time, the rest share
-        it; the last stores its hash."""
+    def _entries(self, envelopes: list[Envelope], game: str) -> list[Any]:
+        """The values of an append's entries (``entry_values`` of each): the first names
+        its time, the rest share it; the last stores its hash. A payload packed before
+        by this store is not packed again (a game's events repeat: about half of them
+        are the same bytes as one already written)."""
+        packed = self._packed.get(game)
+        if packed is None:
+            packed = self._packed[game] = {}
+        pack = dictionaries.pack
         values: list[Any] = []
         before = None
-        last = len(envelopes) - 1
-        for i, env in enumerate(envelopes):
-            values += entry_values(env, before, game, tip=i == last)
-            before = env.at
+        for env in envelopes:
+            payload_json = env.payload_json
+            if payload_json is None:
+                payload_json = canonical(env.payload)
+            stored = packed.get(payload_json)
+            if stored is None:
+                if len(packed) >= _CACHED:  # bounded, whatever is written
+                    packed.clear()
+                stored = packed[payload_json] = pack(game, payload_json)
+            at = env.at
+            values += (env.type, env.v, "" if at == before else at, env.actor, env.visible_to,
+                       stored, b"", bytes.fromhex(env.salt))  # fmt: skip
+            before = at
+        values[-2] = bytes.fromhex(envelopes[-1].hash)
         return values
 
     def put_snapshot(self, game_id: str, snapshot: Snapshot) -> None:

@@ -6,7 +6,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from events.envelope import Unstorable, canonical, chain_hash, fast_canonical, seal
+from events.envelope import (
+    Unstorable,
+    canonical,
+    chain_hash,
+    fast_canonical,
+    seal,
+    seal_all,
+    verify_chain,
+)
 from events.redis_store import entry_fields, envelope_of
 from events.schemas import JSON_INT_MAX
 from events.store import _fingerprint_sealed, fingerprint_of
@@ -32,6 +40,35 @@ def test_the_sealed_hash_is_the_hash_of_the_canonical_body(
     env = seal(seq, event, prev=prev, actor=actor, at=at, v=v)
     assert env.hash == chain_hash(prev, env.body())
     assert env.payload_json == canonical(env.payload)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    first=st.integers(1, 10**6),
+    actor=TEXT,
+    at=TEXT.filter(bool),
+    prev=st.sampled_from(["", "ab" * 32]),
+    events=st.lists(
+        st.tuples(TEXT, st.sampled_from(["all", "blue", "server"]), PAYLOADS),
+        min_size=1,
+        max_size=6,
+    ),
+)
+def test_sealing_a_batch_seals_each_event_as_seal_does(first, actor, at, prev, events):
+    batch = [{**payload, "type": type_, "visible_to": to} for type_, to, payload in events]
+    versions = {type_: 2 for type_, _, _ in events[:1]}
+    envelopes = seal_all(first, batch, prev=prev, actor=actor, at=at, versions=versions)
+    verify_chain(envelopes, prev, first)
+    salts = set()
+    for event, env in zip(batch, envelopes, strict=True):
+        assert (env.salt == "") == (event["visible_to"] == "all")  # hidden: salted
+        assert len(env.salt) in (0, 32)
+        salts.add(env.salt)
+        alone = seal(env.seq, event, prev=env.prev, actor=actor, at=at, salt=env.salt,
+                     v=versions.get(event["type"], 1))  # fmt: skip
+        assert alone == env and alone.payload_json == env.payload_json
+    hidden = sum(1 for e in batch if e["visible_to"] != "all")
+    assert len(salts - {""}) == hidden  # each hidden event its own salt
 
 
 JSON = st.recursive(

@@ -34,7 +34,14 @@ from games.sun_tzu.owed import (  # owed: read from here by the other modules
     unused_warlords,
 )
 from games.sun_tzu.plays import play_error, play_warlord  # noqa: F401
-from games.sun_tzu.state import DRAWN, HANDLERS, SEAT_INDEX, State, move_armies, with_seat
+from games.sun_tzu.state import (
+    HANDLERS,
+    SEAT_INDEX,
+    State,
+    move_armies,
+    plagues_played,
+    with_seat,
+)
 
 
 # ---------------------------------------------------------------------------------------
@@ -209,13 +216,7 @@ def _fight(st: State, p: int, out: list) -> None:
     if settled:
         move_armies(st, settled)
     if blue_card == PLAGUE or red_card == PLAGUE:
-        for seat, card in ((BLUE, blue_card), (RED, red_card)):
-            if card != PLAGUE:
-                continue
-            if st.plague_back[seat] == DRAWN:  # taken to be the recycled one (rulings.py)
-                st.plague_back = with_seat(st.plague_back, seat, None)
-            else:
-                st.plagues_played += 1
+        plagues_played(st, blue_card, red_card)
     if fired:
         for seat_name, warlords in fired.items():
             seat = SEAT_INDEX[seat_name]

@@ -308,6 +308,18 @@ def _order_named(st: State, e: dict) -> None:
     st.order = tuple(PROVINCE_INDEX[p] for p in e["provinces"])
 
 
+def plagues_played(st: State, blue: str, red: str) -> None:
+    """A battle's Plague cards leave play: the recycled one when its seat had drawn it
+    (taken to be that one, rulings.py), else one more of the deck's."""
+    for seat, card in ((0, blue), (1, red)):
+        if card != PLAGUE:
+            continue
+        if st.plague_back[seat] == DRAWN:
+            st.plague_back = with_seat(st.plague_back, seat, None)
+        else:
+            st.plagues_played += 1
+
+
 def _battle_revealed(st: State, e: dict) -> None:
     p = PROVINCE_INDEX[e["province"]]
     st.current = p
@@ -322,13 +334,7 @@ def _battle_revealed(st: State, e: dict) -> None:
     cards = e["cards"]
     blue, red = cards["blue"], cards["red"]
     if blue == PLAGUE or red == PLAGUE:
-        for seat, card in ((0, blue), (1, red)):
-            if card != PLAGUE:
-                continue
-            if st.plague_back[seat] == DRAWN:  # taken to be the recycled one (rulings.py)
-                st.plague_back = with_seat(st.plague_back, seat, None)
-            else:
-                st.plagues_played += 1
+        plagues_played(st, blue, red)
     fired = e["fired"]
     for seat_name in fired:
         seat = SEAT_INDEX[seat_name]

@@ -221,16 +221,10 @@ def evolve_all(state: State, events: list[dict[str, Any]]) -> State:
     """The state after one decision's events (``games.base.Rules``): what ``evolve``
     gives applied to each in turn; the state ``decide`` left when these are its very
     events from this very state (``remember``), handed out once."""
-    global _passed
     if type(events) is not list and type(events) is not tuple:
         events = list(events)
-    known_start, known_events, final = _passed  # (taken, written out)
-    if (
-        state is known_start
-        and len(events) == len(known_events)
-        and all(map(is_, events, known_events))
-    ):
-        _passed = _NOTHING
+    final = taken(state, events)
+    if final is not None:
         return final
     for event in events:
         state = evolve(state, event)

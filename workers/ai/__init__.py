@@ -45,8 +45,9 @@ HARD = Budget(iterations=800, seconds=8.0)
 # --pairings hard:medium --games 40 --jobs 1, seats alternated, a loaded 2-core machine):
 # seed 1 0.775 (95% CI 0.62-0.88) with medium's floor -> 0.850 (0.71-0.93) with 0.7, 0.875
 # (0.74-0.95) with only the most visited action (1.0); seed 2 0.675 (0.52-0.80) -> 0.725
-# (0.57-0.84) with 0.7 (the only two games that changed went hard's way). Over the 80
-# games 0.725 -> 0.79: a gain, but not 0.85 for sure.
+# (0.57-0.84) with 0.7 (the only two games that changed went hard's way), 0.725 with 1.0.
+# Over the 80 games 0.725 -> 0.79: a gain, but not 0.85 for sure; playing only the most
+# visited action would give up the mix for no measured gain.
 STYLES: dict[str, Style] = {"medium": Style(), "hard": Style(mixed_floor=0.7)}
 
 Chooser = Callable[[Any, dict[str, Any], str, random.Random, Budget | None], dict | None]

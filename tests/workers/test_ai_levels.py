@@ -13,7 +13,7 @@ import games
 from games.playout import play
 from games.sun_tzu.components import FRAMED
 from workers import ai
-from workers.ai.search import Budget
+from workers.ai.search import Arm, Budget, _final
 
 RULES = games.get("sun-tzu")
 LEVELS = ("random", "easy", "medium", "hard")
@@ -161,3 +161,19 @@ def test_the_ai_is_pure_it_loads_no_broker_store_or_web_framework():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_hard_mixes_only_among_its_near_best_actions():
+    """At a simultaneous root both levels draw from their visit counts; hard drops the
+    actions that are clearly behind (medium keeps any visited 0.3 times as often as the
+    best)."""
+    arms = {"a": Arm(100, 60.0), "b": Arm(80, 46.0), "c": Arm(45, 20.0), "d": Arm(10, 3.0)}
+
+    def drawn(level):
+        floor = ai.STYLES[level].mixed_floor
+        return {_final(arms, random.Random(s), True, floor) for s in range(200)}
+
+    assert drawn("medium") == {"a", "b", "c"}
+    assert drawn("hard") == {"a", "b"}
+    # Elsewhere (one seat deciding) both play the most visited action.
+    assert _final(arms, random.Random(0), False, ai.STYLES["medium"].mixed_floor) == "a"

@@ -16,9 +16,10 @@ iteration:
    position with ``adapter.evaluate``, a win probability for the searching seat.
 
 At a simultaneous root the answer is drawn from the mixed strategy the visit counts give
-(after dropping rarely visited actions), so the AI cannot be read; elsewhere the most
-visited action is played. Given the same rng and an iteration budget the result is always
-the same; a time cap makes it anytime (the best answer so far) but no longer reproducible.
+(after dropping rarely visited actions: how rarely is the level's ``Style``), so the AI
+cannot be read; elsewhere the most visited action is played. Given the same rng and an
+iteration budget the result is always the same; a time cap makes it anytime (the best
+answer so far) but no longer reproducible.
 """
 
 from __future__ import annotations
@@ -52,6 +53,15 @@ EXPLORATION = 0.6  # UCB constant for rewards in [0, 1]
 MIXED_FLOOR = 0.3  # at a simultaneous root, actions visited less than this x the most are dropped
 
 
+@dataclass(frozen=True)
+class Style:
+    """How a level turns its statistics into a decision (the budget is how long it thinks).
+    ``mixed_floor``: at a simultaneous root, the actions visited less than this times the
+    most visited one are dropped from the mixed strategy (1.0: only the most visited)."""
+
+    mixed_floor: float = MIXED_FLOOR
+
+
 @dataclass
 class Arm:
     visits: int = 0
@@ -73,8 +83,9 @@ def search(
     rng: random.Random,
     budget: Budget,
     max_depth: int = 2,
+    style: Style = Style(),
 ) -> Command:
-    """The command ``seat`` should send, thinking within ``budget``."""
+    """The command ``seat`` should send, thinking within ``budget``, deciding in ``style``."""
     first = adapter.determinize(view, seat, rng)
     mine = _legal_in(rules, first, seat, adapter.candidates(first, seat, rng, root=True))
     if len(mine) <= 1 or budget.iterations <= 0:
@@ -94,7 +105,7 @@ def search(
     if not arms:  # interrupted before the first iteration finished
         return mine[0]
     simultaneous = len(root.arms) > 1
-    return by_key[_final(arms, rng, simultaneous)]
+    return by_key[_final(arms, rng, simultaneous, style.mixed_floor)]
 
 
 def _legal_in(rules: Rules, state: Any, seat: Seat, commands: list[Command]) -> list[Command]:
@@ -203,12 +214,14 @@ def _apply(
     return state
 
 
-def _final(arms: dict[Hashable, Arm], rng: random.Random, simultaneous: bool) -> Hashable:
+def _final(
+    arms: dict[Hashable, Arm], rng: random.Random, simultaneous: bool, floor: float = MIXED_FLOOR
+) -> Hashable:
     ranked = sorted(arms.items(), key=lambda ka: (-ka[1].visits, -_mean(ka[1])))
     if not simultaneous:
         return ranked[0][0]
     top = ranked[0][1].visits
-    kept = [(k, a.visits) for k, a in ranked if a.visits >= MIXED_FLOOR * top]
+    kept = [(k, a.visits) for k, a in ranked if a.visits >= floor * top]
     pick = rng.random() * sum(v for _, v in kept)
     for k, v in kept:
         pick -= v

@@ -1,12 +1,14 @@
-"""The Flask class the service runs on: Flask's own, with two costs every request paid
+"""The Flask class the service runs on: Flask's own, with some costs every request paid
 made once instead (``python -m bench.http`` compares a command with a trivial request;
-these two were a good part of the trivial one).
+these were a good part of the trivial one).
 
 - Each of a request's hooks (before, after, teardown: eight here) went through
   ``ensure_sync``, which asked ``inspect`` whether it is a coroutine function every time;
   the answer is kept per function.
 - The session's signer (``itsdangerous``) was built for every request, and building one
-  serializes a test value; it is kept while the secret keys stay the same.
+  serializes a test value; it is kept while the secret keys stay the same. A request
+  without cookies (an API client's) opens an empty session without it, and an empty
+  session nobody changed is not saved at all (nothing to set or delete).
 """
 
 from __future__ import annotations
@@ -30,6 +32,23 @@ class CookieSessions(SecureCookieSessionInterface):
         if kept is None or kept[0] != keys:
             kept = self._signer = (keys, super().get_signing_serializer(app))
         return kept[1]
+
+    def open_session(self, app: Flask, request: Any) -> Any:
+        """Flask's; a request without cookies (an API client's) gets a new empty session
+        without the signer or the cookies being looked at."""
+        if "HTTP_COOKIE" not in request.environ and app.secret_key:
+            return self.session_class()
+        return super().open_session(app, request)
+
+    def save_session(self, app: Flask, session: Any, response: Any) -> None:
+        """Flask's, without working out the cookie's settings for an empty session that was
+        not changed (an API client's: no cookie to set or delete, only ``Vary``)."""
+        if not session and not session.modified:
+            vary = response.headers.get("Vary", "")  # most often says Cookie already
+            if session.accessed and "cookie" not in {v.strip() for v in vary.lower().split(",")}:
+                response.vary.add("Cookie")
+            return
+        super().save_session(app, session, response)
 
 
 class BingfaFlask(Flask):

@@ -19,6 +19,8 @@ from typing import Any
 from flask import Flask
 from flask.sessions import SecureCookieSessionInterface
 
+from service.answers import Answer
+
 
 class CookieSessions(SecureCookieSessionInterface):
     """Flask's signed-cookie sessions, with the signer kept while the keys stay the same."""
@@ -52,7 +54,11 @@ class CookieSessions(SecureCookieSessionInterface):
 
 
 class BingfaFlask(Flask):
-    """Flask, with its hooks' sync wrappers and the session signer kept (see above)."""
+    """Flask, with its hooks' sync wrappers and the session signer kept (see above), and
+    answers whose headers go to the server without being checked twice
+    (``service.answers.Answer``)."""
+
+    response_class = Answer
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -29,6 +29,7 @@ from service.catalogs import PLATFORM, folder_of
 
 bp = Blueprint("i18n", __name__)
 VARY = ("Accept-Language", "X-Bingfa-Language", "Cookie")  # what the answer's language follows
+VARY_LINE = ", ".join(VARY)
 COOKIE_YEAR = 365 * 24 * 3600
 
 
@@ -145,7 +146,7 @@ def register(app: Flask) -> None:
         if "Vary" in response.headers:
             response.vary.update(VARY)  # one parse and one write of the header, not three
         else:
-            response.headers["Vary"] = ", ".join(VARY)
+            response.headers.add("Vary", VARY_LINE)  # none there: no need to look for one
         return response
 
 

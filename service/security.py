@@ -62,7 +62,7 @@ def rate_key() -> str:
     if token and game_id:
         bingfa = current_app.extensions["bingfa"]
         try:
-            seat = access.seat_of(token, bingfa.access(game_id))
+            seat = access.request_seat(bingfa, game_id, token)
         except LookupError:
             seat = None
         if seat is not None:

@@ -6,6 +6,9 @@ import hashlib
 import hmac
 import secrets
 from collections.abc import Mapping
+from typing import Any
+
+from flask import g
 
 
 def new_token() -> str:
@@ -32,3 +35,14 @@ def bearer(header: str | None) -> str | None:
     if header and header.startswith("Bearer "):
         return header[7:].strip() or None
     return None
+
+
+def request_seat(write_path: Any, game_id: str, token: str) -> str | None:
+    """``seat_of`` the request's token in ``game_id``, worked out once a request: the
+    write limit asks it (``service.security.rate_key``) before the view does."""
+    kept = g.get("token_seat")
+    if kept is not None and kept[0] == (game_id, token):
+        return kept[1]
+    seat = seat_of(token, write_path.access(game_id))
+    g.token_seat = ((game_id, token), seat)
+    return seat

@@ -11,13 +11,17 @@ catalogs are ``events.i18n``'s (compiled in memory from the ``.po`` files), so F
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from typing import Any
 from urllib.parse import urlsplit
 
 import flask_babel
 import orjson
+from babel import Locale
 from flask import Blueprint, Flask, Response, current_app, redirect, request, session
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header
 
 from events import i18n
 from events.i18n import DEFAULT, LOCALES, NAMES, Said, said
@@ -25,13 +29,17 @@ from service.catalogs import PLATFORM, folder_of
 
 bp = Blueprint("i18n", __name__)
 VARY = ("Accept-Language", "X-Bingfa-Language", "Cookie")  # what the answer's language follows
+VARY_LINE = ", ".join(VARY)
 COOKIE_YEAR = 365 * 24 * 3600
 
 
 def select_locale() -> str:
     """The locale of this request (see the module docstring)."""
     # asked for this request: a link's ?lang=, or a page's API calls (the page's language)
-    asked = request.args.get("lang") or request.headers.get("X-Bingfa-Language")
+    # (the query string is parsed only when there is one: an API call seldom has)
+    asked = (request.query_string and request.args.get("lang")) or request.headers.get(
+        "X-Bingfa-Language"
+    )
     if asked and i18n.locale_of(asked) == asked:
         return asked
     player = session.get("player")
@@ -42,7 +50,28 @@ def select_locale() -> str:
     remembered = session.get("lang")
     if remembered in LOCALES:
         return remembered
-    return request.accept_languages.best_match(LOCALES) or DEFAULT
+    return _accepted(request.headers.get("Accept-Language"))
+
+
+@functools.lru_cache(maxsize=256)  # the few Accept-Language values the browsers send
+def _accepted(header: str | None) -> str:
+    """The best of our locales for an ``Accept-Language`` (``request.accept_languages``)."""
+    return parse_accept_header(header, LanguageAccept).best_match(LOCALES) or DEFAULT
+
+
+_PARSED: dict[str, Locale] = {}  # each of our locales as Flask-Babel keeps it, parsed once
+_CODES: dict[Locale, str] = {}  # and back
+
+
+def _selected() -> Locale:
+    """``select_locale``, as the ``Locale`` Flask-Babel keeps for the request (it takes a
+    ``Locale`` as it is: parsing the code again cost more than choosing it)."""
+    code = select_locale()
+    found = _PARSED.get(code)
+    if found is None:
+        found = _PARSED[code] = Locale.parse(code)
+        _CODES[found] = code
+    return found
 
 
 def _profile_language(player: str) -> str | None:
@@ -58,9 +87,12 @@ def _profile_language(player: str) -> str | None:
 def locale() -> str:
     """The locale of the request being answered, ``en`` outside a request."""
     try:
-        return str(flask_babel.get_locale() or DEFAULT)
+        found = flask_babel.get_locale()
     except Exception:
         return DEFAULT
+    if found is None:
+        return DEFAULT
+    return _CODES.get(found) or str(found)
 
 
 def platform(locale_: str | None = None):
@@ -102,7 +134,7 @@ class _CatalogDomain(flask_babel.Domain):
 
 
 def register(app: Flask) -> None:
-    babel = flask_babel.Babel(app, locale_selector=select_locale, configure_jinja=False)
+    babel = flask_babel.Babel(app, locale_selector=_selected, configure_jinja=False)
     babel.__dict__["domain_instance"] = _CatalogDomain()  # its cached_property, replaced
     app.jinja_env.globals.update(
         _=gettext, locale=locale, languages=NAMES, format_number=flask_babel.format_decimal
@@ -114,7 +146,7 @@ def register(app: Flask) -> None:
         if "Vary" in response.headers:
             response.vary.update(VARY)  # one parse and one write of the header, not three
         else:
-            response.headers["Vary"] = ", ".join(VARY)
+            response.headers.add("Vary", VARY_LINE)  # none there: no need to look for one
         return response
 
 

@@ -38,7 +38,7 @@ def caller_seat(game_id: str) -> str | None:
     token = access.bearer(request.headers.get("Authorization"))
     if token is None:
         return player_seat(game_id)
-    seat = access.seat_of(token, bingfa().access(game_id))
+    seat = access.request_seat(bingfa(), game_id, token)
     if seat is None:
         raise Unauthorized(said("this token is not a seat of this game"))
     return seat

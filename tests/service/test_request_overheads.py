@@ -88,3 +88,52 @@ def test_a_session_is_signed_with_the_key_of_the_moment(app):
     app.config["SECRET_KEY_FALLBACKS"] = [old]  # unless the old key is kept as a fallback
     client.get("/t/session/two")
     assert client.get("/t/session").json == {"seen": "two"}
+
+
+def test_the_write_limit_counted_straight_on_redis_is_limits_own_count(redis_url):
+    import uuid
+
+    from limits import parse_many
+    from limits.strategies import FixedWindowRateLimiter
+
+    from service.security import WriteLimits
+
+    writes = WriteLimits("3 per minute", redis_url)
+    assert writes.storage is not None  # a plain Redis: the straight way
+    (limit,) = parse_many("3 per minute")
+    key = f"a:{uuid.uuid4().hex}"
+    assert writes.hit(limit, key) and writes.hit(limit, key)
+    usual = FixedWindowRateLimiter(writes.storage)
+    assert usual.get_window_stats(limit, "writes", key).remaining == 1  # the same key
+    name = writes.storage.prefixed_key(limit.key_for("writes", key))
+    assert 0 < writes.storage.get_connection().ttl(name) <= 60  # and the same window
+    script = writes.storage.lua_incr_expire
+    script.sha = "0" * 40  # a script this Redis does not know (as after a restart)
+    assert writes.hit(limit, key)  # loaded the usual way
+    assert script.sha != "0" * 40
+    assert not writes.hit(limit, key)
+    assert not WriteLimits("3 per minute", "memory://").storage  # else limits' own way
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: Response('{"a": 1}\n', mimetype="application/json"),
+        lambda: Response("moved", status=303, headers={"Location": "/g/é?x=1"}),
+        lambda: Response(status=204, headers={"Content-Length": "0"}),
+        lambda: Response(iter([b"streamed"]), headers={"Content-Location": "/a b"}),
+        lambda: Response(iter([b"data: x\n\n"]), mimetype="text/event-stream"),
+        lambda: Response("x", headers={"Content-Length": "1", "X-Frame-Options": "DENY"}),
+    ],
+)
+def test_an_answer_hands_the_server_the_headers_werkzeug_would(app, make):
+    from service.answers import Answer
+
+    plain = make()
+    answer = Answer(plain.response, plain.status, plain.headers)
+    environ = {"REQUEST_METHOD": "GET", "wsgi.url_scheme": "http", "SERVER_NAME": "localhost",
+               "SERVER_PORT": "80", "PATH_INFO": "/here"}  # fmt: skip
+    assert app.response_class is Answer
+    ours, theirs = answer.get_wsgi_headers(environ), plain.get_wsgi_headers(environ)
+    assert list(ours) == list(theirs)
+    assert ours is not answer.headers and answer.headers == plain.headers  # a copy

@@ -27,9 +27,8 @@ from urllib.parse import urlsplit
 
 from flask import Flask, current_app, request
 from limits import RateLimitItem, parse_many
-from limits.storage import RedisStorage, storage_from_string
+from limits.storage import storage_from_string
 from limits.strategies import FixedWindowRateLimiter
-from redis.exceptions import NoScriptError, RedisError
 
 from games.i18n import said
 from service import access
@@ -104,50 +103,17 @@ class WriteLimits:
     """The write limits (``RATELIMIT_WRITES``, e.g. "120 per minute") counted in the
     app's Redis, so every web worker counts against the same budget; ``limits`` (the
     library under Flask-Limiter) does the counting. Checked only on the write endpoints:
-    one Redis round trip per write and limit, nothing on reads.
-
-    On a plain Redis the count is ``limits``' own script (the same key, the same window),
-    sent straight on a pooled connection: the Redis client's general call (its retries,
-    its metrics) cost a command more than the round trip itself. Any error there, or a
-    script Redis has not loaded yet, goes the usual way instead."""
+    one Redis round trip per write and limit, nothing on reads."""
 
     def __init__(self, spec: str, storage_uri: str) -> None:
         self.limits = parse_many(spec)
-        storage = storage_from_string(storage_uri)
-        self.counter = FixedWindowRateLimiter(storage)
-        self.storage = storage if type(storage) is RedisStorage else None
+        self.counter = FixedWindowRateLimiter(storage_from_string(storage_uri))
 
     def check(self) -> None:
         key = rate_key()
         for limit in self.limits:
-            if not self.hit(limit, key):
+            if not self.counter.hit(limit, "writes", key):
                 raise TooManyWrites(limit, self.counter.get_window_stats(limit, "writes", key))
-
-    def hit(self, limit: RateLimitItem, key: str) -> bool:
-        """``FixedWindowRateLimiter.hit``: one more write in ``limit``'s window."""
-        storage = self.storage
-        if storage is None:
-            return self.counter.hit(limit, "writes", key)
-        pool = storage.get_connection().connection_pool
-        name = storage.prefixed_key(limit.key_for("writes", key))
-        try:
-            connection = pool.get_connection()
-        except (RedisError, OSError):
-            return self.counter.hit(limit, "writes", key)
-        try:
-            connection.send_command("EVALSHA", storage.lua_incr_expire.sha, 1, name,
-                                    limit.get_expiry(), 1)  # fmt: skip
-            count = connection.read_response()
-        except NoScriptError:  # the usual call loads it
-            count = None
-        except (RedisError, OSError):  # the usual call retries and says what failed
-            connection.disconnect()
-            count = None
-        finally:
-            pool.release(connection)
-        if count is None:
-            return self.counter.hit(limit, "writes", key)
-        return int(count) <= limit.amount
 
 
 class TooManyWrites(Exception):

@@ -90,31 +90,6 @@ def test_a_session_is_signed_with_the_key_of_the_moment(app):
     assert client.get("/t/session").json == {"seen": "two"}
 
 
-def test_the_write_limit_counted_straight_on_redis_is_limits_own_count(redis_url):
-    import uuid
-
-    from limits import parse_many
-    from limits.strategies import FixedWindowRateLimiter
-
-    from service.security import WriteLimits
-
-    writes = WriteLimits("3 per minute", redis_url)
-    assert writes.storage is not None  # a plain Redis: the straight way
-    (limit,) = parse_many("3 per minute")
-    key = f"a:{uuid.uuid4().hex}"
-    assert writes.hit(limit, key) and writes.hit(limit, key)
-    usual = FixedWindowRateLimiter(writes.storage)
-    assert usual.get_window_stats(limit, "writes", key).remaining == 1  # the same key
-    name = writes.storage.prefixed_key(limit.key_for("writes", key))
-    assert 0 < writes.storage.get_connection().ttl(name) <= 60  # and the same window
-    script = writes.storage.lua_incr_expire
-    script.sha = "0" * 40  # a script this Redis does not know (as after a restart)
-    assert writes.hit(limit, key)  # loaded the usual way
-    assert script.sha != "0" * 40
-    assert not writes.hit(limit, key)
-    assert not WriteLimits("3 per minute", "memory://").storage  # else limits' own way
-
-
 @pytest.mark.parametrize(
     "make",
     [

@@ -60,11 +60,13 @@ def api_view(server, game_id: str, step: int, perspective: str) -> dict:
 
 
 def mid_game_step(record, seat: str = "blue") -> int:
-    """A step in round 2 or later where ``seat`` owes a placement (red holds cards)."""
+    """A step in round 2 or later where ``seat`` owes a placement and both decks still
+    hold cards (a random game empties one before its middle now and then: 5 in 300)."""
     replay = replay_of(record)
     steps = [n for n in range(replay.length + 1)
              if replay.state_at(n).round >= 2
-             and RULES.pending(replay.state_at(n)).get(seat) == "place"]  # fmt: skip
+             and RULES.pending(replay.state_at(n)).get(seat) == "place"
+             and all(replay.state_at(n).decks)]  # fmt: skip
     assert steps, "the game has no placement after round 1"
     return steps[len(steps) // 2]
 

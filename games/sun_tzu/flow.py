@@ -277,16 +277,9 @@ def _fight(st: State, p: int, out: list) -> None:
     else:
         if st.events_on:
             up = st.event_up
-            # Most battles cannot trigger the card up (what ``_event_check`` tells first):
-            # asked only when they can, or when the last one is done.
-            if (
-                up is None
-                or up == "war_chariot"
-                or (up == "epidemic" and st.plagues_played >= rulings.EPIDEMIC_PLAGUES)
-                or (up == "champion_challenge" and "9" in (blue_card, red_card))
-                or (up == "hero_challenge" and "10" in (blue_card, red_card))
-                or (up == "light_infantry" and blue_card == "1" and red_card == "1")
-            ):
+            # Most battles cannot trigger the card up: asked only when they can, or when
+            # the last one is done (the game may end).
+            if up is None or _may_trigger(st, up, blue_card, red_card):
                 st.current, st.stage, st.battle = p, "after", event
                 after = _event_or_end(st)
         if not after and (red_card == PLAGUE or blue_card == MINUS):
@@ -493,18 +486,35 @@ def _challenged(st: State, card: str) -> list[int]:
     return seats
 
 
+def _may_trigger(st: State, card: str, blue: str, red: str) -> bool:
+    """What of event ``card``'s trigger reads only the battle's cards (``blue``, ``red``)
+    and the Plagues played: false, and the battle cannot trigger it (most cannot; the
+    combined battle in ``_fight`` asks before anything else). The rest is
+    ``_event_check``'s."""
+    if card == "epidemic":
+        return st.plagues_played >= rulings.EPIDEMIC_PLAGUES
+    if card == "champion_challenge":  # a 9 played that did not win (``_challenged``)
+        return blue == "9" or red == "9"
+    if card == "hero_challenge":
+        return blue == "10" or red == "10"
+    if card == "light_infantry":
+        return blue == "1" and red == "1"
+    return True
+
+
 def _event_check(st: State) -> list[dict[str, Any]]:
     """The face-up event card's trigger after a battle, if its condition holds."""
     card = st.event_up
     if not st.events_on or card is None:
         return []
-    p = PROVINCE_INDEX[st.battle["province"]]
+    b = st.battle
+    if not _may_trigger(st, card, b["cards"]["blue"], b["cards"]["red"]):
+        return []
+    p = PROVINCE_INDEX[b["province"]]
     tasks: list = []
     moves: list = []
     extra: list = []
     if card == "epidemic":
-        if st.plagues_played < rulings.EPIDEMIC_PLAGUES:
-            return []
         moves, tasks = settle(st, [_cost(s, 1, "aside", card, p) for s in (BLUE, RED)])
     elif card == "war_chariot":
         seats = [
@@ -521,13 +531,9 @@ def _event_check(st: State) -> list[dict[str, Any]]:
         if not seats:
             return []
         moves, tasks = settle(st, [_cost(s, cost, "aside", card, p) for s in seats])
-    elif card == "light_infantry":
-        b = st.battle
-        if not (b["cards"]["blue"] == "1" and b["cards"]["red"] == "1"):
-            return []
-        if st.score:
-            behind = RED if st.score > 0 else BLUE
-            moves, tasks = _margin(st, p, behind, 1, card)
+    elif card == "light_infantry" and st.score:  # (a tie: the event, nothing to move)
+        behind = RED if st.score > 0 else BLUE
+        moves, tasks = _margin(st, p, behind, 1, card)
     event = {
         "type": "event_triggered",
         "visible_to": "all",

@@ -16,9 +16,10 @@ Per-seat fields are pairs indexed by seat (0 = blue, 1 = red); per-province fiel
 
 from __future__ import annotations
 
-from operator import is_, itemgetter
+from operator import itemgetter
 from typing import Any
 
+from games.remembered import Remembered
 from games.sun_tzu.components import (
     CARD_ORDER,
     FRAMED,
@@ -498,39 +499,19 @@ HANDLERS = {
 EVENT_TYPES = tuple(HANDLERS)
 
 
-# The state the last decision left: ``decide`` computes the state after its events anyway
-# (it must, to know what comes next), and its caller then usually folds those very events
-# into that very state (``fold``, as ``games.playout`` and the service do). Remembering it
-# lets that fold hand back the state already computed instead of applying the events a
-# second time. Identity (``is``), not equality, is checked: only the state object decide
-# was given and the event objects it made are known, anything else is applied as usual.
-# The record is replaced whole (a reader in another thread sees one decision's or
-# another's) and handed out once, so every fold gives a state object of its own.
-# The record: (start, events, final).
-_NOTHING: tuple[State | None, tuple, State | None] = (None, (), None)
-_passed = _NOTHING
+# The state the last decision left, for the fold that follows it (``games.remembered``).
+_REMEMBERED = Remembered()
 
 
 def remember(start: State, events: list[dict], final: State) -> None:
     """Keep the state ``events`` lead to from ``start`` (a private copy nobody changes)."""
-    global _passed
-    _passed = (start, tuple(events), final)
-
-
-def _known(state: State, events: Any) -> State | None:
-    """The remembered state after ``events`` from ``state``, taken (once), or None."""
-    global _passed
-    start, known, final = _passed
-    if state is not start or len(events) != len(known) or not all(map(is_, events, known)):
-        return None
-    _passed = _NOTHING
-    return final
+    _REMEMBERED.keep(start, events, final)
 
 
 def evolve(state: State, event: dict) -> State:
     """Apply one event; total for every event ``decide`` or ``setup`` emits."""
-    if state is _passed[0]:
-        known = _known(state, (event,))
+    if state is _REMEMBERED.passed[0]:
+        known = _REMEMBERED.take(state, (event,))
         if known is not None:
             return known
     new = state.copy()
@@ -548,10 +529,10 @@ def fold(events: Any, state: State | None = None) -> State:
     if state is None:
         st = State()
     else:
-        if state is _passed[0]:
+        if state is _REMEMBERED.passed[0]:
             if not isinstance(events, _LISTS):
                 events = list(events)
-            known = _known(state, events)
+            known = _REMEMBERED.take(state, events)
             if known is not None:
                 return known
         st = state.copy()
@@ -565,16 +546,10 @@ def evolve_all(state: State, events: list[dict[str, Any]]) -> State:
     """``fold(events, state)``: the state after one decision's events, handed back from
     ``remember`` when these are its very events (asked here first, as after every
     decision)."""
-    global _passed
-    start, known, final = _passed  # (_known, inlined)
-    if (
-        state is start
-        and type(events) is list
-        and len(events) == len(known)
-        and all(map(is_, events, known))
-    ):
-        _passed = _NOTHING
-        return final
+    if type(events) is list:
+        known = _REMEMBERED.take(state, events)
+        if known is not None:
+            return known
     return fold(events, state)
 
 

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from games.remembered import SETUP
 from games.warring_states import moves, notation, rules, schema, state
 from games.warring_states import view as views
 from games.warring_states.ai import AI
@@ -66,7 +67,7 @@ class WarringStates:
     @staticmethod
     def fold(events: Iterable[dict[str, Any]], st: dict | None = None) -> dict:
         if st is None and type(events) is list:  # a game's first events, as setup made them?
-            known = state.taken(state._SETUP, events)
+            known = state.taken(SETUP, events)
             if known is not None:  # (setup laid the board out sorted: what _sorted gives)
                 return known
         return state.fold((_sorted(event) for event in events), st)

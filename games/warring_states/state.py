@@ -17,8 +17,9 @@ operation in progress, or null).
 from __future__ import annotations
 
 import json
-from operator import is_
 from typing import Any
+
+from games.remembered import SETUP, Remembered
 
 State = dict[str, Any]
 
@@ -163,51 +164,30 @@ def evolve(state: State, event: dict[str, Any]) -> State:
     return new
 
 
-# The state the last decision left: ``decide`` computes the state after its events anyway
-# (``rules.Ctx`` applies each event as it is made), and its caller then usually applies
-# those very events to that very state (``evolve_all``, as ``games.playout`` does).
-# Remembering it lets ``evolve_all`` hand back the state already computed instead of
-# applying the events a second time. Identity (``is``), not equality, is checked: only the
-# state object ``decide`` was given and the event objects it made are known; anything
-# else is applied as usual. The record is replaced whole (a reader in another thread sees
-# one decision's or another's) and the state handed out once, so every ``evolve_all``
-# gives a state object of its own. What is owed in that state (``rules.pending``) is
-# kept beside it, asked by identity too: a state handed out is never changed in place.
-_NOTHING: tuple = (None, (), None)  # (start, events, final): nothing remembered
-_passed = _NOTHING
+# The state the last decision left, for the fold that follows it (``games.remembered``),
+# and what is owed in it (``rules.pending``), asked by identity too: a state handed out is
+# never changed in place.
+REMEMBERED = Remembered()
 owed: tuple[Any, Any] = (None, None)  # (the state a decision left, what is owed in it)
 
 
 def remember(start: State, events: list[dict], final: State, due: dict) -> None:
     """Keep the state ``events`` lead to from ``start`` (``final``, which nobody changes
     from now on) and what is owed in it."""
-    global _passed, owed
-    _passed = (start, tuple(events), final)
+    global owed
+    REMEMBERED.keep(start, events, final)
     owed = (final, due)
-
-
-_SETUP = object()  # the start of a game's events (``remember_setup``)
 
 
 def remember_setup(events: list[dict], final: State) -> None:
     """Keep the state a game's first events (``rules.setup``) lead to from nothing."""
-    global _passed
-    _passed = (_SETUP, tuple(events), final)
+    REMEMBERED.keep(SETUP, events, final)
 
 
 def taken(start: Any, events: Any) -> State | None:
-    """The remembered state ``events`` lead to from ``start`` (``_SETUP``: from nothing),
+    """The remembered state ``events`` lead to from ``start`` (``SETUP``: from nothing),
     handed out once, or None when these are not the events remembered."""
-    global _passed
-    known_start, known_events, final = _passed
-    if (
-        start is known_start
-        and len(events) == len(known_events)
-        and all(map(is_, events, known_events))
-    ):
-        _passed = _NOTHING
-        return final
-    return None
+    return REMEMBERED.take(start, events)
 
 
 def owed_in(state: State) -> dict | None:

@@ -5,12 +5,13 @@ Game keys are stored in events and never renamed.
 
 from __future__ import annotations
 
-from games import sun_tzu, warring_states
+from games import commander, sun_tzu, warring_states
 from games.base import Command, Event, Rules, RulesError, Seat
 
 REGISTRY: dict[str, Rules] = {
     sun_tzu.RULES.key: sun_tzu.RULES,
     warring_states.RULES.key: warring_states.RULES,
+    commander.RULES.key: commander.RULES,
 }
 
 

@@ -1,0 +1,388 @@
+"""Commander's rules as a Decider (``shared/rules/commander.md``): state, setup, decide,
+evolve, pending, legal, outcome. Every (R) choice of the rules that has an alternative is
+an option of the game (``OPTIONS``), read here and nowhere else.
+
+Events: ``game_set`` (the options, and the board when the arrangement is standard),
+``arranged`` (one seat's secret arrangement, seen by that seat only), ``revealed`` (both
+arrangements, once both are made), ``moved``, ``game_ended``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any, NamedTuple
+
+from games.base import RulesError
+from games.commander.board import (
+    BACK_RANK,
+    COUNTS,
+    EMPTY,
+    ENEMY_SIDE,
+    KING_STEPS,
+    LINES,
+    NAMES,
+    RANK_OF,
+    SEATS,
+    SQUARE,
+    STANDARD,
+    STEPS,
+    arrange,
+)
+from games.i18n import said
+from games.remembered import SETUP, Remembered
+
+# name -> (choices, default); the first choice is the rules' own (R) choice
+OPTIONS: dict[str, tuple[tuple[Any, ...], Any]] = {
+    "setup": (("secret", "standard"), "secret"),
+    "soldier_takes_commander": ((True, False), True),
+    "commander_goal": (("back_rank", "enemy_side"), "back_rank"),
+}
+QUIET_LIMIT = 80  # 40 moves by each player without a capture: a draw
+REPEATS = 3  # the same position, the same player to move, for the third time: a draw
+
+EVENT_FIELDS: dict[str, dict[str, str]] = {
+    "game_set": {
+        "setup": "str",
+        "soldier_takes_commander": "bool",
+        "commander_goal": "str",
+        "board": "str?",
+    },
+    "arranged": {"seat": "str", "pieces": "str"},  # the seat only, until revealed
+    "revealed": {"pieces": "dict"},  # seat -> arrangement
+    "moved": {"seat": "str", "piece": "str", "from": "str", "to": "str", "captured": "str?"},
+    "game_ended": {"winner": "str?", "reason": "str"},
+}
+EVENT_VERSIONS: dict[str, int] = {}
+UPCASTERS: dict[tuple[str, int], Any] = {}
+COMMAND_FIELDS: dict[str, dict[str, Any]] = {
+    "arrange": {"pieces": "str"},  # 16 letters, back rank first, files a to d
+    "move": {"from": "str", "to": "str"},
+}
+
+
+class State(NamedTuple):
+    """A position and how it came about. ``board``: 32 characters (``board.py``);
+    ``seen``: every position (player to move and board) since the last capture, the
+    current one last, for the repetition and no-capture draws; ``arranged``: each seat's
+    arrangement while they are secret; ``last``: the last move (seat, piece, from, to,
+    piece captured or None)."""
+
+    phase: str = "new"  # new, arrange, play, over
+    setup: str = "secret"
+    takes: bool = True  # a Soldier takes the Commander, the Commander not a Soldier
+    goal: str = "back_rank"
+    board: str = EMPTY * 32
+    turn: int = 0  # 0 Blue, 1 Red: to move
+    plies: int = 0  # moves made
+    seen: tuple[str, ...] = ()
+    arranged: tuple[str | None, str | None] = (None, None)
+    last: tuple[int, str, int, int, str | None] | None = None
+    result: dict[str, Any] | None = None
+
+    @property
+    def quiet(self) -> int:
+        """Moves made since the last capture (or the start)."""
+        return len(self.seen) - 1 if self.seen else 0
+
+
+OWN = (frozenset("COS"), frozenset("cos"))
+# may_take[takes][attacker][defender], both upper case
+_TAKES = {
+    takes: {
+        a: {d: (a == "S" and d == "C") if takes and {a, d} == {"S", "C"}
+            else RANK_OF[a] >= RANK_OF[d] for d in "COS"}
+        for a in "COS"
+    }
+    for takes in (True, False)
+}  # fmt: skip
+
+
+def may_take(takes: bool, attacker: str, defender: str) -> bool:
+    """Whether a piece captures another (the rules' "Who captures whom"; upper case)."""
+    return _TAKES[takes][attacker.upper()][defender.upper()]
+
+
+# -- moves ------------------------------------------------------------------------------
+def piece_moves(board: str, sq: int, takes: bool) -> list[int]:
+    """The squares the piece on ``sq`` may move to (captures included)."""
+    piece = board[sq]
+    if piece == EMPTY:
+        return []
+    seat = 0 if piece in OWN[0] else 1
+    enemy, kind = OWN[1 - seat], piece.upper()
+    table = _TAKES[takes][kind]
+    out = []
+    if kind == "O":
+        for line in LINES[sq]:
+            for to in line:
+                there = board[to]
+                if there == EMPTY:
+                    out.append(to)
+                    continue
+                if there in enemy and table[there.upper()]:
+                    out.append(to)
+                break
+        return out
+    for to in (STEPS if kind == "S" else KING_STEPS)[sq]:
+        there = board[to]
+        if there == EMPTY or (there in enemy and table[there.upper()]):
+            out.append(to)
+    return out
+
+
+def all_moves(board: str, seat: int, takes: bool) -> list[tuple[int, int]]:
+    own = OWN[seat]
+    return [(sq, to) for sq in range(32) if board[sq] in own
+            for to in piece_moves(board, sq, takes)]  # fmt: skip
+
+
+def can_move(board: str, seat: int, takes: bool) -> bool:
+    own = OWN[seat]
+    return any(board[sq] in own and piece_moves(board, sq, takes) for sq in range(32))
+
+
+# -- setup ------------------------------------------------------------------------------
+def options_of(options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The game's options, defaults filled in; anything else is refused in words."""
+    options = dict(options or {})
+    unknown = sorted(set(options) - set(OPTIONS))
+    if unknown:
+        raise RulesError(said("Commander has no option {name!r}", name=unknown[0]))
+    out = {}
+    for name, (choices, default) in OPTIONS.items():
+        value = options.get(name, default)
+        if not any(value == c and type(value) is type(c) for c in choices):
+            raise RulesError(said("{name} is one of {choices}", name=name,
+                                  choices=", ".join(json.dumps(c) for c in choices)))  # fmt: skip
+        out[name] = value
+    return out
+
+
+def setup(options: Mapping[str, Any] | None, rng: Any) -> list[dict[str, Any]]:
+    """The opening event: the options, and the board at once with the standard arrangement
+    (no chance: the secret arrangement is the players')."""
+    chosen = options_of(options)
+    board = arrange((STANDARD, STANDARD)) if chosen["setup"] == "standard" else None
+    event = {"type": "game_set", "visible_to": "all", **chosen, "board": board}
+    events = [event]
+    _memory.keep(SETUP, events, evolve(State(), event))
+    return events
+
+
+# -- deciding ---------------------------------------------------------------------------
+_memory = Remembered()
+
+
+def check_arrangement(pieces: Any) -> str:
+    """An arrangement as written (16 letters C, O, S: back rank first, files a to d), or a
+    refusal that says what is wrong."""
+    if not isinstance(pieces, str) or len(pieces) != 16 or set(pieces) - set("COS"):
+        raise RulesError(
+            said("An arrangement is 16 letters, C, O or S, one for each space of your side "
+                 "from your back rank forward, files a to d.")
+        )  # fmt: skip
+    for piece, count in COUNTS.items():
+        if pieces.count(piece) != count:
+            raise RulesError(said("An arrangement has 1 Commander (C), 5 Officers (O) and "
+                                  "10 Soldiers (S)."))  # fmt: skip
+    return pieces
+
+
+def decide(state: State, seat: str, command: Mapping[str, Any], rng: Any) -> list[dict]:
+    if state.phase == "over":
+        raise RulesError(said("The game is over."))
+    if seat not in SEATS:
+        raise RulesError(said("There is no seat {seat!r} in Commander.", seat=seat))
+    me = SEATS.index(seat)
+    kind = command.get("type")
+    if kind == "arrange":
+        return _arrange(state, me, command)
+    if kind == "move":
+        return _move(state, me, command)
+    raise RulesError(said("Commander has no command {kind!r}: arrange or move.", kind=kind))
+
+
+def _arrange(state: State, me: int, command: Mapping[str, Any]) -> list[dict]:
+    if state.phase != "arrange":
+        raise RulesError(said("The pieces are already on the board."))
+    if state.arranged[me] is not None:
+        raise RulesError(said("You have arranged your pieces already."))
+    pieces = check_arrangement(command.get("pieces"))
+    seat = SEATS[me]
+    events = [{"type": "arranged", "visible_to": seat, "seat": seat, "pieces": pieces}]
+    other = state.arranged[1 - me]
+    if other is not None:
+        both = {seat: pieces, SEATS[1 - me]: other}
+        events.append({"type": "revealed", "visible_to": "all", "pieces": both})
+        board = arrange((both[SEATS[0]], both[SEATS[1]]))
+        if not can_move(board, 0, state.takes):  # Blue, to move first, cannot: Red wins
+            events.append({"type": "game_ended", "visible_to": "all", "winner": SEATS[1],
+                           "reason": "no_moves"})  # fmt: skip
+    return events
+
+
+def _square(name: Any) -> int:
+    sq = SQUARE.get(name) if isinstance(name, str) else None
+    if sq is None:
+        raise RulesError(said("{name} is not a space of the board (a1 to d8).", name=str(name)[:8]))
+    return sq
+
+
+def _move(state: State, me: int, command: Mapping[str, Any]) -> list[dict]:
+    if state.phase != "play":
+        raise RulesError(said("Arrange your pieces first."))
+    if state.turn != me:
+        raise RulesError(said("It is not your turn."))
+    start, to = _square(command.get("from")), _square(command.get("to"))
+    board = state.board
+    piece = board[start]
+    if piece not in OWN[me]:
+        raise RulesError(said("You have no piece on {square}.", square=NAMES[start]))
+    if to not in piece_moves(board, start, state.takes):
+        raise RulesError(said("That piece cannot move from {start} to {to}.",
+                              start=NAMES[start], to=NAMES[to]))  # fmt: skip
+    captured = board[to]
+    seat = SEATS[me]
+    moved = {"type": "moved", "visible_to": "all", "seat": seat, "piece": piece.upper(),
+             "from": NAMES[start], "to": NAMES[to],
+             "captured": None if captured == EMPTY else captured.upper()}  # fmt: skip
+    after = _after_move(state, me, start, to, piece, captured)
+    events = [moved]
+    ending = _ending(after, me, piece, to, captured)
+    if ending is not None:
+        winner, reason = ending
+        ended = {"type": "game_ended", "visible_to": "all", "winner": winner, "reason": reason}
+        events.append(ended)
+        after = after._replace(phase="over", result={"winner": winner, "reason": reason})
+    _memory.keep(state, events, after)
+    return events
+
+
+def _after_move(state: State, me: int, start: int, to: int, piece: str, captured: str) -> State:
+    board = state.board
+    if start < to:
+        board = board[:start] + EMPTY + board[start + 1 : to] + piece + board[to + 1 :]
+    else:
+        board = board[:to] + piece + board[to + 1 : start] + EMPTY + board[start + 1 :]
+    turn = 1 - me
+    key = "br"[turn] + board
+    seen = (key,) if captured != EMPTY else (*state.seen, key)
+    return State("play", state.setup, state.takes, state.goal, board, turn, state.plies + 1,
+                 seen, state.arranged, (me, piece.upper(), start, to,
+                                        None if captured == EMPTY else captured.upper()),
+                 None)  # fmt: skip
+
+
+def _ending(after: State, me: int, piece: str, to: int, captured: str) -> tuple | None:
+    """(winner, reason) when the move just made ends the game. A win on the board comes
+    before a draw: a move that leaves the other player without a move wins even as the
+    40th quiet move or the third repetition (R)."""
+    if captured in "Cc":
+        return SEATS[me], "commander_captured"
+    if piece in "Cc" and to in (BACK_RANK if after.goal == "back_rank" else ENEMY_SIDE)[me]:
+        return SEATS[me], "commander_arrived"
+    if not can_move(after.board, 1 - me, after.takes):
+        return SEATS[me], "no_moves"
+    if len(after.seen) - 1 >= QUIET_LIMIT:
+        return None, "no_captures"
+    if after.seen.count(after.seen[-1]) >= REPEATS:
+        return None, "repetition"
+    return None
+
+
+# -- evolving ---------------------------------------------------------------------------
+def evolve(state: State, event: Mapping[str, Any]) -> State:
+    kind = event["type"]
+    if kind == "moved":
+        start, to = SQUARE[event["from"]], SQUARE[event["to"]]
+        me = SEATS.index(event["seat"])
+        return _after_move(state, me, start, to, state.board[start], state.board[to])
+    if kind == "game_ended":
+        result = {"winner": event["winner"], "reason": event["reason"]}
+        return state._replace(phase="over", result=result)
+    if kind == "game_set":
+        board = event["board"]
+        begun = State(setup=event["setup"], takes=event["soldier_takes_commander"],
+                      goal=event["commander_goal"])  # fmt: skip
+        if board is None:
+            return begun._replace(phase="arrange")
+        return begun._replace(phase="play", board=board, seen=("b" + board,))
+    if kind == "arranged":
+        if "pieces" not in event:  # as another seat saw it (redacted): nothing to place
+            return state
+        arranged = list(state.arranged)
+        arranged[SEATS.index(event["seat"])] = event["pieces"]
+        return state._replace(arranged=tuple(arranged))
+    if kind == "revealed":
+        pieces = tuple(event["pieces"][seat] for seat in SEATS)
+        board = arrange(pieces)  # type: ignore[arg-type]
+        return state._replace(phase="play", board=board, seen=("b" + board,), arranged=pieces)
+    return state  # an event of the table's: nothing on the board changes
+
+
+def evolve_all(state: State, events: list[dict[str, Any]]) -> State:
+    """The state after one decision's events: the one ``decide`` computed, when these are
+    its very events, else each applied in turn."""
+    known = _memory.take(state, events)
+    if known is not None:
+        return known
+    for event in events:
+        state = evolve(state, event)
+    return state
+
+
+def fold(events: Iterable[dict[str, Any]], state: State | None = None) -> State:
+    if state is None:
+        state = State()
+        if type(events) is list:
+            known = _memory.take(SETUP, events)
+            if known is not None:
+                return known
+    for event in events:
+        state = evolve(state, event)
+    return state
+
+
+# -- asking -----------------------------------------------------------------------------
+def pending(state: State) -> dict[str, str]:
+    if state.phase == "play":
+        return {SEATS[state.turn]: "move"}
+    if state.phase == "arrange":
+        return {seat: "arrange" for seat, done in zip(SEATS, state.arranged, strict=True)
+                if done is None}  # fmt: skip
+    return {}
+
+
+def legal(state: State, seat: str) -> list[dict[str, Any]]:
+    """Every move of the seat to move; while arranging, a few arrangements (there are
+    48,048: the standard one, then each with the Commander on another back-rank space)."""
+    due = pending(state).get(seat)
+    if due == "move":
+        return [{"type": "move", "from": NAMES[a], "to": NAMES[b]}
+                for a, b in all_moves(state.board, state.turn, state.takes)]  # fmt: skip
+    if due == "arrange":
+        out = []
+        for at in range(4):  # the Commander on each back-rank space, Officers beside
+            back = ["O"] * 4
+            back[at] = "C"
+            out.append({"type": "arrange", "pieces": "".join(back) + STANDARD[4:]})
+        return sorted(out, key=lambda c: c["pieces"] != STANDARD)
+    return []
+
+
+def random_command(state: State, seat: str, rng: Any) -> dict[str, Any] | None:
+    due = pending(state).get(seat)
+    if due == "move":
+        moves = all_moves(state.board, state.turn, state.takes)
+        start, to = moves[int(rng.random() * len(moves))]
+        return {"type": "move", "from": NAMES[start], "to": NAMES[to]}
+    if due == "arrange":
+        pieces = list(STANDARD)
+        rng.shuffle(pieces)
+        return {"type": "arrange", "pieces": "".join(pieces)}
+    return None
+
+
+def outcome(state: State) -> dict[str, Any] | None:
+    return None if state.result is None else dict(state.result)

@@ -149,3 +149,46 @@ def test_a_player_who_lets_the_clock_run_out_loses_on_time(app, clock):
     shown = browsers["red"].get(f"/api/games/{game_id}").json
     assert shown["outcome"] == {"winner": "red", "reason": "time"}
     assert shown["outcome_text"], shown  # the game's own words for how it ended
+
+
+def play_out(bingfa, game_id, seed=5):
+    """The rule of thumb for whoever owes a command (no worker runs here)."""
+    rules, rng = games.get(KEY), random.Random(seed)
+    for _ in range(2_000):
+        game = bingfa.load(game_id)
+        if not game.pending:
+            return game
+        seat = sorted(game.pending)[0]
+        bingfa.submit(game_id, seat, rules.ai.heuristic(rules.view(game.state, seat), seat, rng))
+    raise AssertionError("no end")
+
+
+@pytest.mark.parametrize(("setup", "seat"), [("standard", "red"), ("secret", "blue")])
+def test_a_finished_game_is_continued_from_a_step_against_the_computer(app, setup, seat):
+    game_id, _ = started(app, options={"setup": setup})
+    bingfa = app.extensions["bingfa"]
+    play_out(bingfa, game_id)
+    client = app.test_client()
+    steps = client.get(f"/api/replays/{game_id}").json["header"]["events"]
+    # the middle of the game, where ``seat`` is to move; while arranging (secret), the step
+    # where the other seat has arranged and ``seat`` not yet: its arrangement re-drawn
+    wanted = "move" if setup == "standard" else "arrange"
+
+    def owed(n: int) -> str | None:
+        decision = client.get(f"/api/replays/{game_id}/states/{n}?as={seat}").json["view"]
+        return (decision.get("decision") or {}).get("kind")
+
+    step = next(n for n in range(steps // 2 if wanted == "move" else 1, steps)
+                if owed(n) == wanted)  # fmt: skip
+    then = client.get(f"/api/replays/{game_id}/states/{step}?as={seat}").json["view"]
+    created = client.post(f"/api/replays/{game_id}/continue",
+                          json={"step": step, "seat": seat, "level": "easy"})  # fmt: skip
+    assert created.status_code == 201, created.json
+    new_id, token = created.json["game_id"], created.json["seats"][seat]["token"]
+    joined = client.post(f"/api/games/{new_id}/join", json={}, headers=auth(token))
+    assert joined.status_code == 200, joined.json
+    now = client.get(f"/api/games/{new_id}", headers=auth(token)).json["view"]
+    assert now == then  # what the seat saw, nothing more, nothing less
+    finished = play_out(bingfa, new_id, seed=6)
+    assert finished.outcome is not None
+    assert client.get(f"/api/replays/{new_id}/verify").json["ok"]

@@ -83,6 +83,8 @@ class StateBody(Schema):
     event = fields.Dict(allow_none=True, metadata={"description": "the event at this step"})
     view = fields.Dict()
     prompt = fields.String(metadata={"description": "what the position waits for, in words"})
+    outcome = fields.Dict(allow_none=True, metadata={
+        "description": "how the game had ended by this step (the game's outcome), or null"})
     outcome_text = fields.Dict(keys=fields.String(), values=fields.String(), allow_none=True,
                                metadata=schemas.OUTCOME_TEXT)  # fmt: skip
 
@@ -232,10 +234,11 @@ def state(query, replay_id, n):
     event = narration.with_text(rules, found.events[n - 1].to_dict(), None) if n else None
     at = replay.state_at(n)
     reader = perspective if perspective in rules.seats else None  # how the end reads to it
+    outcome = rules.outcome(at)  # every game's, whatever its view calls it
     return {"id": replay_id, "step": n, "steps": replay.length, "perspective": perspective,
             "event": event, "view": view,
-            "prompt": narration.pending_text(rules, rules.pending(at)),
-            "outcome_text": narration.outcome_text(rules, rules.outcome(at), reader)}  # fmt: skip
+            "prompt": narration.pending_text(rules, rules.pending(at)), "outcome": outcome,
+            "outcome_text": narration.outcome_text(rules, outcome, reader)}  # fmt: skip
 
 
 @blp.route("/<id:replay_id>/verify")

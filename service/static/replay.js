@@ -59,7 +59,7 @@ function stateAt(n, perspective) {
   return views.get(key);
 }
 
-// {view, prompt, outcome_text} of step n as the perspective sees it.
+// {view, prompt, outcome, outcome_text} of step n as the perspective sees it.
 async function viewAt(n, perspective) {
   if (perspective !== "full") return stateAt(n, perspective);
   const [spectator, full] = await Promise.all([stateAt(n, "spectator"), stateAt(n, "full")]);
@@ -132,19 +132,19 @@ function renderHands(v, perspective) {
   front.renderHands(node, v, { kind, shown, full: perspective === "full" });
 }
 
-function renderOutcome(v, said) {
+function renderOutcome(v, outcome, said) {
   const node = $("outcome");
-  node.hidden = !v.outcome;
+  node.hidden = !outcome;
   if (node.hidden) return;
   const told = said || { head: _("The game is over"), reason: "" };
-  const note = front.outcomeNote ? front.outcomeNote(v.outcome, { kind, view: v }) : null;
-  clear(node, el("h2", {}, told.head), el("p", { "data-reason": v.outcome.reason }, told.reason),
+  const note = front.outcomeNote ? front.outcomeNote(outcome, { kind, view: v }) : null;
+  clear(node, el("h2", {}, told.head), el("p", { "data-reason": outcome.reason }, told.reason),
     note ? el("p", { class: "muted" }, note) : null,
     el("p", { class: "buttons" }, el("a", { href: "/" }, _("Start a new game"))));
 }
 
-function renderContinue(v, prompt) {
-  const over = !!v.outcome;
+function renderContinue(outcome, prompt) {
+  const over = !!outcome;
   let note = "";
   if (over || step >= length) note = _("The game is over at this step: choose an earlier one to play on.");
   else if (!prompt) note = _("Nobody has a decision to make at this step: go to a step where someone decides.");
@@ -157,7 +157,7 @@ function renderContinue(v, prompt) {
   $("continue-note").textContent = note || _("From step {step}. {prompt}", { step, prompt });
 }
 
-function draw({ view: v, prompt = "", outcome_text: said = null }) {
+function draw({ view: v, prompt = "", outcome = null, outcome_text: said = null }) {
   const me = kind.seatIds.includes(as) ? as : null;
   const game = { view: v, seats: Object.fromEntries(kind.seatIds.map((s) => [s, { kind: header.seats?.[s] || "" }])) };
   // the events up to this step: a front end shows from them what happened last (the dice)
@@ -166,8 +166,8 @@ function draw({ view: v, prompt = "", outcome_text: said = null }) {
   front.renderBoard($("board-area"), v, ctx);
   front.renderPlayers($("players"), v, ctx);
   renderHands(v, as);
-  renderOutcome(v, said);
-  renderContinue(v, prompt);
+  renderOutcome(v, outcome, said);
+  renderContinue(outcome, prompt);
   const event = step ? events[step - 1] : null;
   const what = event ? _("Step {step}: {event}", { step, event: eventText(event) }) : _("The start: nothing has happened yet.");
   clear($("now"), el("span", {}, what), " ", el("span", { class: "muted" }, prompt));

@@ -29,6 +29,11 @@ def square(page, name: str):
     return page.locator(f'#board [data-square="{name}"]')
 
 
+def centre(locator) -> tuple[float, float]:
+    box = locator.bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
 def targets(page) -> dict[str, str]:
     return dict(
         page.locator("#board [data-target]").evaluate_all(
@@ -138,8 +143,14 @@ def test_a_newcomer_arranges_in_secret_and_plays_commander(server, watch, shot):
         assert sorted(shown) == sorted({a for a, _ in moves})
         reach = {b: "capture" if b in board else "move" for a, b in moves if a == start}
         before = sent(page)
-        if made == 1:  # dragged
-            square(page, start).drag_to(square(page, to))
+        if made == 1:  # dragged: while it is held, its destinations are marked
+            page.mouse.move(*centre(square(page, start)))
+            page.mouse.down()
+            page.mouse.move(*centre(square(page, to)), steps=4)
+            assert targets(page) == reach
+            assert page.locator("main .cmd-ghost .piece[data-owner=blue]").count() == 1
+            shot(page, "dragging")
+            page.mouse.up()
         elif made == 2:  # by keys: Enter picks, Escape puts back, Space picks, Enter moves
             square(page, start).focus()
             page.keyboard.press("Enter")
@@ -184,12 +195,19 @@ def test_a_newcomer_arranges_in_secret_and_plays_commander(server, watch, shot):
         made_ai = client.post("/api/games", json={"game": "commander", "seats": both})
         game_id = made_ai.json["game_id"]
         until(lambda: server.bingfa.load(game_id).outcome, 30, "the computer's game to end")
-    page.goto(f"{server.url}/r/{game_id}")
-    page.wait_for_selector("#replay[data-shown]")
-    assert page.locator(BOARD).count() == 32
+    # one arrangement made, the other not: a spectator sees neither, "everything" the one
+    types = [e.type for e in server.bingfa.store.read(game_id)]
+    first = types.index("arranged") + 1
+    page.goto(f"{server.url}/r/{game_id}?step={first}&as=spectator")
+    page.wait_for_selector(f'#replay[data-shown="{first}:spectator"]')
+    assert page.locator(BOARD).count() == 32 and owners(page) == {}
+    assert page.locator("#arrange-secret").is_visible()
+    page.check("#perspective input[value=full]")
+    until(lambda: len(owners(page)) == 16, 20, "the arrangement made, in the everything-view")
+    assert len(set(owners(page).values())) == 1
     end = server.bingfa.store.version(game_id)
     page.locator("#step-slider").fill(str(end))
-    until(lambda: page.get_attribute("#replay", "data-shown") == f"{end}:spectator", 20, "the end")
+    until(lambda: page.get_attribute("#replay", "data-shown") == f"{end}:full", 20, "the end")
     final = server.bingfa.load(game_id).state
     assert_last_move_marked(page, final)
     assert len(owners(page)) == sum(ch != "." for ch in final.board)

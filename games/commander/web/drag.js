@@ -28,7 +28,8 @@ function moved(event) {
     if (Math.hypot(event.clientX - drag.x, event.clientY - drag.y) < THRESHOLD) return;
     drag.moving = true;
     drag.ghost = el("div", { class: "cmd-ghost", "aria-hidden": "true" }, drag.handlers.ghost(drag.square));
-    document.body.append(drag.ghost);
+    // inside the page's main[data-kind], where the seats' colours are set
+    (document.querySelector("main[data-kind]") || document.body).append(drag.ghost);
     drag.handlers.start(drag.square);
   }
   drag.ghost.style.left = `${event.clientX}px`;

@@ -107,6 +107,8 @@ def test_a_newcomer_arranges_in_secret_and_plays_commander(server, watch, shot):
     shot(page, "arrange")
     square(page, "a1").click()  # an Officer …
     assert square(page, "a1").get_attribute("data-selected") == "yes"
+    assert set(targets(page).values()) == {"swap"} and len(targets(page)) == 11  # not an O
+    shot(page, "arrange-picked")
     square(page, "a2").click()  # … swapped with the Soldier in front of it
     expected = swap(STANDARD, 0, 4)
     assert written.get_attribute("data-pieces") == expected

@@ -192,3 +192,13 @@ def test_a_finished_game_is_continued_from_a_step_against_the_computer(app, setu
     finished = play_out(bingfa, new_id, seed=6)
     assert finished.outcome is not None
     assert client.get(f"/api/replays/{new_id}/verify").json["ok"]
+
+
+def test_a_player_resigns_while_arranging_and_the_other_wins(app):
+    game_id, browsers = started(app)
+    assert send(browsers["red"], game_id, {"type": "resign"}).status_code == 201
+    shown = browsers["blue"].get(f"/api/games/{game_id}").json
+    assert shown["outcome"] == {"winner": "blue", "reason": "resignation"}
+    assert shown["pending"] == {} and shown["outcome_text"]["reason"] == "Red resigned."
+    again = send(browsers["blue"], game_id, {"type": "resign"})
+    assert again.status_code in (409, 422) and again.json["detail"], again.json

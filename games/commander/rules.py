@@ -58,6 +58,7 @@ UPCASTERS: dict[tuple[str, int], Any] = {}
 COMMAND_FIELDS: dict[str, dict[str, Any]] = {
     "arrange": {"pieces": "str"},  # 16 letters, back rank first, files a to d
     "move": {"from": "str", "to": "str"},
+    "resign": {},  # at any time before the end (the page's "Resign this game")
 }
 
 
@@ -200,7 +201,11 @@ def decide(state: State, seat: str, command: Mapping[str, Any], rng: Any) -> lis
         return _arrange(state, me, command)
     if kind == "move":
         return _move(state, me, command)
-    raise RulesError(said("Commander has no command {kind!r}: arrange or move.", kind=kind))
+    if kind == "resign":
+        return [{"type": "game_ended", "visible_to": "all", "winner": SEATS[1 - me],
+                 "reason": "resignation"}]  # fmt: skip
+    raise RulesError(said("Commander has no command {kind!r}: arrange, move or resign.",
+                          kind=kind))  # fmt: skip
 
 
 def _arrange(state: State, me: int, command: Mapping[str, Any]) -> list[dict]:

@@ -34,6 +34,7 @@ MESSAGES: dict[str, str] = {
     # commands
     "command.move": "move {start} to {to}",
     "command.arrange": "arrange the pieces: {pieces}",
+    "command.resign": "resign",
     # the decisions owed (a phrase: the banner adds its own full stop)
     "turn.move": "move a piece",
     "turn.arrange": "arrange your pieces",
@@ -99,6 +100,8 @@ class Text:
     def command(cmd: Mapping[str, Any], seat: str | None) -> Message:
         if cmd.get("type") == "arrange":
             return msg("command.arrange", pieces=str(cmd.get("pieces")))
+        if cmd.get("type") == "resign":
+            return msg("command.resign")
         return msg("command.move", start=str(cmd.get("from")), to=str(cmd.get("to")))
 
     @staticmethod

@@ -143,7 +143,7 @@ function renderOutcome(v, outcome, said) {
     el("p", { class: "buttons" }, el("a", { href: "/" }, _("Start a new game"))));
 }
 
-function renderContinue(outcome, prompt) {
+function renderContinue(v, outcome, prompt) {
   const over = !!outcome;
   let note = "";
   if (over || step >= length) note = _("The game is over at this step: choose an earlier one to play on.");
@@ -167,7 +167,7 @@ function draw({ view: v, prompt = "", outcome = null, outcome_text: said = null 
   front.renderPlayers($("players"), v, ctx);
   renderHands(v, as);
   renderOutcome(v, outcome, said);
-  renderContinue(outcome, prompt);
+  renderContinue(v, outcome, prompt);
   const event = step ? events[step - 1] : null;
   const what = event ? _("Step {step}: {event}", { step, event: eventText(event) }) : _("The start: nothing has happened yet.");
   clear($("now"), el("span", {}, what), " ", el("span", { class: "muted" }, prompt));

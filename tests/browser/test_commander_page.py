@@ -86,6 +86,28 @@ def assert_last_move_marked(page, state) -> None:
     assert f"{last['from']} → {last['to']}" in page.inner_text("#last-move")
 
 
+def play_through_page(server, page, game_id, rng, decisions, english=True):
+    """Answer ``decisions`` of Blue's through the page's controls (the arrangement as
+    shown, then moves by clicks, taking the most it can); the page's words are not read,
+    so any language will do. Returns how many were answered before the end."""
+    for done in range(decisions):
+        caught_up(server, game_id, page)
+        if over(page):
+            return done
+        before = sent(page)
+        if kind(page) == "arrange":
+            page.click("#arrange-confirm")
+        else:
+            state = server.bingfa.load(game_id).state
+            moves = [(c["from"], c["to"]) for c in RULES.legal(state, "blue")]
+            start, to = greedy(moves, RULES.view(state, "blue")["pieces"], rng)
+            square(page, start).click()
+            square(page, to).click()
+        until(lambda b=before: sent(page) > b, 20, "the answer sent")
+        assert not error(page), error(page)
+    return decisions
+
+
 def test_a_newcomer_arranges_in_secret_and_plays_commander(server, watch, shot):
     page = watch(viewport={"width": 1100, "height": 1000}).page
     page.goto(server.url + "/")
@@ -212,6 +234,8 @@ def test_a_newcomer_arranges_in_secret_and_plays_commander(server, watch, shot):
     until(lambda: page.get_attribute("#replay", "data-shown") == f"{end}:full", 20, "the end")
     final = server.bingfa.load(game_id).state
     assert_last_move_marked(page, final)
+    assert page.locator("#outcome").is_visible()  # how it ended, from the game's outcome
+    assert "over at this step" in page.inner_text("#continue-note")
     assert len(owners(page)) == sum(ch != "." for ch in final.board)
     shot(page, "replay")
 

@@ -10,6 +10,7 @@ import random
 
 import pytest
 from browser_play import answer, kind, over, until, version
+from test_commander_page import play_through_page as play_commander
 from test_warring_states_page import play_through_page
 
 import games
@@ -50,6 +51,8 @@ def test_a_few_moves_in_each_language(server, watch, shot, key, locale):
     rng = random.Random(7)
     if key == "warring-states":
         play_through_page(server, page, game_id, rng, 4, english=locale == "en")
+    elif key == "commander":
+        play_commander(server, page, game_id, rng, 4)
     else:
         for _ in range(4):
             if over(page):

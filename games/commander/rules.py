@@ -300,6 +300,9 @@ def _square(name: Any) -> int:
 
 def _move(state: State, me: int, command: Mapping[str, Any]) -> list[dict]:
     if state.phase != "play":
+        if state.phase == "arrange" and state.arranged[me] is not None:
+            raise RulesError(said("The other player is still arranging their pieces: the "
+                                  "first move comes when both are revealed."))  # fmt: skip
         raise RulesError(said("Arrange your pieces first."))
     if state.turn != me:
         raise RulesError(said("It is not your turn."))

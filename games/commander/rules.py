@@ -160,9 +160,13 @@ def _moves_of(board: str, squares: Iterable[int], takes: bool) -> list[tuple[int
     return out
 
 
+# What is remembered is worked out from the board alone, so it is right for any state and
+# any thread that meets the board again; a table that is full is emptied (a race between
+# threads at worst works something out twice).
 _KEPT = 2048  # positions remembered (each table), then all forgotten at once
 _SQUARES: dict[str, tuple[list[int], list[int]]] = {}  # board -> each seat's squares, in order
-_MOVES: dict[tuple[str, int, bool], list[tuple[int, int]]] = {}  # (board, seat, takes) -> moves
+# soldier_takes_commander -> seat -> board -> its moves
+_MOVES: dict[bool, tuple[dict[str, list[tuple[int, int]]], ...]] = {True: ({}, {}), False: ({}, {})}
 
 
 def _remember(table: dict, key: Any, value: Any) -> None:
@@ -183,12 +187,12 @@ def _squares(board: str) -> tuple[list[int], list[int]]:
 
 def _legal_moves(board: str, seat: int, takes: bool) -> list[tuple[int, int]]:
     """Every move of ``seat`` (nobody changes the list)."""
-    key = (board, seat, takes)
-    known = _MOVES.get(key)
-    if known is None:
-        known = _moves_of(board, _squares(board)[seat], takes)
-        _remember(_MOVES, key, known)
-    return known
+    known = _MOVES[takes][seat]
+    moves = known.get(board)
+    if moves is None:
+        moves = _moves_of(board, _squares(board)[seat], takes)
+        _remember(known, board, moves)
+    return moves
 
 
 def piece_moves(board: str, sq: int, takes: bool) -> list[int]:
@@ -335,7 +339,10 @@ def _after_move(state: State, me: int, start: int, to: int, piece: str, captured
     else:
         after = board[:to] + piece + board[to + 1 : start] + EMPTY + board[start + 1 :]
     known = _SQUARES.get(board)
-    if known is not None and after not in _SQUARES:  # each side's squares, moved on
+    own = OWN[me]
+    # Each side's squares, moved on (``evolve`` never fails: a move that is not a move of the
+    # mover's piece, which no game stores, leaves them to be worked out from the board.)
+    if known is not None and piece in own and captured not in own and after not in _SQUARES:
         mine, theirs = list(known[me]), known[1 - me]
         mine.remove(start)
         insort(mine, to)
@@ -347,14 +354,12 @@ def _after_move(state: State, me: int, start: int, to: int, piece: str, captured
     key = _TO_MOVE[turn] + after
     seen = (key,) if captured != EMPTY else (*state.seen, key)
     last = (me, _KIND[piece], start, to, _KIND[captured])
-    # (State's own fields, in order, without the keyword machinery of State(...))
-    return _new_state((PLAY, state.setup, state.takes, state.goal, after, turn,
-                       state.plies + 1, seen, state.arranged, last, None))  # fmt: skip
+    # State's fields in order, made as the tuple it is (without State(...)'s keywords)
+    return tuple.__new__(State, ("play", state.setup, state.takes, state.goal, after, turn,
+                                 state.plies + 1, seen, state.arranged, last, None))  # fmt: skip
 
 
-PLAY = "play"
 _TO_MOVE = "br"  # the first letter of a position in ``State.seen``: who is to move
-_new_state = State._make
 
 
 def _ending(after: State, me: int, piece: str, to: int, captured: str) -> tuple | None:

@@ -180,3 +180,18 @@ def test_nothing_is_decided_once_the_game_is_over():
     with pytest.raises(RulesError, match=re.escape("The game is over.")):
         RULES.decide(game.state, "blue", {"type": "move", "from": "a1", "to": "a2"}, RNG)
     assert _memory.start() is not game.state  # nothing was remembered from it
+
+
+def test_evolve_never_fails_on_a_stored_move_and_the_moves_follow_the_board():
+    from games.commander.rules import all_moves, piece_moves
+
+    state = position("3c/4/4/4/4/4/O3/3C b 0 1")
+    all_moves(state.board, 0, True)  # its squares are known now
+    odd = {"type": "moved", "visible_to": "all", "seat": "blue", "piece": "O", "from": "b2",
+           "to": "b3", "captured": None}  # fmt: skip
+    after = RULES.evolve(state, odd)  # from an empty space: no game stores it, yet no failure
+    assert after.board == state.board and after.turn == 1
+    after = RULES.evolve(state, {**odd, "from": "a2"})
+    mine = [sq for sq, ch in enumerate(after.board) if ch in "COS"]
+    expected = [(sq, to) for sq in mine for to in piece_moves(after.board, sq, True)]
+    assert all_moves(after.board, 0, True) == expected

@@ -163,7 +163,8 @@ def _moves_of(board: str, squares: Iterable[int], takes: bool) -> list[tuple[int
 # What is remembered is worked out from the board alone, so it is right for any state and
 # any thread that meets the board again; a table that is full is emptied (a race between
 # threads at worst works something out twice).
-_KEPT = 2048  # positions remembered (each table), then all forgotten at once
+_KEPT = 128  # positions remembered (each table), then all forgotten at once: a game and a
+# search ask again mostly for the positions just met, and small tables stay in the caches
 _SQUARES: dict[str, tuple[list[int], list[int]]] = {}  # board -> each seat's squares, in order
 # soldier_takes_commander -> seat -> board -> its moves
 _MOVES: dict[bool, tuple[dict[str, list[tuple[int, int]]], ...]] = {True: ({}, {}), False: ({}, {})}

@@ -125,11 +125,18 @@ _STEP_MOVES = tuple(tuple((to, (sq, to)) for to in STEPS[sq]) for sq in range(32
 _KING_MOVES = tuple(tuple((to, (sq, to)) for to in KING_STEPS[sq]) for sq in range(32))
 _LINE_MOVES = tuple(tuple(tuple((to, (sq, to)) for to in line) for line in LINES[sq])
                     for sq in range(32))  # fmt: skip
-# piece -> (what it may move onto, its moves by square, whether they are lines), by setting
+# The search reads a board as a list of small numbers, the cheapest thing to index: 0 an
+# empty space, then the pieces in the order of _CODES.
+_CODES = EMPTY + "COScos"
+_TO_CODES = bytes.maketrans(_CODES.encode(), bytes(range(len(_CODES))))
+# By setting, for each piece's number: (whether it may move onto each number, its moves by
+# square, whether they are lines).
 _PLAN = {
-    takes: {piece: (enters[piece], _LINE_MOVES, True) if piece in "Oo" else
-                   (enters[piece], _STEP_MOVES if piece in "Ss" else _KING_MOVES, False)
-            for piece in "COScos"}
+    takes: (None, *((tuple(there in enters[piece] for there in _CODES), _LINE_MOVES, True)
+                    if piece in "Oo" else
+                    (tuple(there in enters[piece] for there in _CODES),
+                     _STEP_MOVES if piece in "Ss" else _KING_MOVES, False)
+                    for piece in _CODES[1:]))
     for takes, enters in _ENTERS.items()
 }  # fmt: skip
 
@@ -139,24 +146,24 @@ def _moves_of(board: str, squares: Iterable[int], takes: bool) -> list[tuple[int
     Commander's steps in the order of their tables, an Officer's lines each up to the
     first piece, taken when it may."""
     plan = _PLAN[takes]
+    cells = list(board.encode().translate(_TO_CODES))
     out: list[tuple[int, int]] = []
-    append = out.append
     for sq in squares:
-        ok, reach, lines = plan[board[sq]]
+        ok, reach, lines = plan[cells[sq]]
         if lines:
             for line in reach[sq]:
                 for to, move in line:
-                    there = board[to]
-                    if there == EMPTY:
-                        append(move)
+                    there = cells[to]
+                    if not there:  # empty: on along the line
+                        out.append(move)
                         continue
-                    if there in ok:
-                        append(move)
+                    if ok[there]:
+                        out.append(move)
                     break
         else:
             for to, move in reach[sq]:
-                if board[to] in ok:
-                    append(move)
+                if ok[cells[to]]:
+                    out.append(move)
     return out
 
 

@@ -129,16 +129,20 @@ _LINE_MOVES = tuple(tuple(tuple((to, (sq, to)) for to in line) for line in LINES
 # empty space, then the pieces in the order of _CODES.
 _CODES = EMPTY + "COScos"
 _TO_CODES = bytes.maketrans(_CODES.encode(), bytes(range(len(_CODES))))
-# By setting, for each piece's number: (whether it may move onto each number, its moves by
-# square, whether they are lines).
-_PLAN = {
-    takes: (None, *((tuple(there in enters[piece] for there in _CODES), _LINE_MOVES, True)
-                    if piece in "Oo" else
-                    (tuple(there in enters[piece] for there in _CODES),
-                     _STEP_MOVES if piece in "Ss" else _KING_MOVES, False)
-                    for piece in _CODES[1:]))
-    for takes, enters in _ENTERS.items()
-}  # fmt: skip
+
+
+def _plan(enters: dict[str, frozenset[str]], piece: str) -> tuple[tuple[bool, ...], tuple, bool]:
+    """How ``piece`` moves: whether it may move onto each number of ``_CODES``, its moves by
+    square, and whether they are lines (an Officer's) or steps."""
+    onto = tuple(there in enters[piece] for there in _CODES)
+    if piece in "Oo":
+        return onto, _LINE_MOVES, True
+    return onto, _STEP_MOVES if piece in "Ss" else _KING_MOVES, False
+
+
+# by setting, for each piece's number (none for an empty space): how it moves
+_PLAN = {takes: (None, *(_plan(enters, piece) for piece in _CODES[1:]))
+         for takes, enters in _ENTERS.items()}  # fmt: skip
 
 
 def _moves_of(board: str, squares: Iterable[int], takes: bool) -> list[tuple[int, int]]:

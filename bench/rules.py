@@ -1,8 +1,11 @@
 """Random games per second on one core, through the public protocol: Sun Tzu and Warring
-States; ``--game warring-states`` times Warring States alone (its options are its own).
+States; ``--game warring-states`` times Warring States alone (its options are its own);
+``--game KEY`` with any other registered game times that game alone, with its catalogue's
+default options and ``--option name=value`` (repeatable, as ``bingfa selfplay`` reads it).
 
     python -m bench.rules [--games N] [--seconds S] [--quick] [--variant standard]
                           [--no-events] [--rng bingfa-sha256-ctr-1] [--no-warring-states]
+                          [--game KEY] [--option name=value ...]
 
 Each part is timed for at most ``--seconds`` (default 10; ``--quick``: 2) or ``--games``
 games. Prints, last: ``warring_states_decisions_per_second`` (commands decided, both
@@ -10,9 +13,11 @@ scenarios together: ``random_command``, ``decide``, ``evolve`` per event),
 ``warring_states_five_kingdoms_games_per_second``,
 ``warring_states_qin_dominates_games_per_second``, then the other game's
 ``random_games_per_second``, ``events_per_game``, ``bytes_per_game``
-(canonical JSON, as the event store will hold the payloads). Every draw, the deal's and
-the random commands', comes from ``random.Random``, or with ``--rng`` from that generator
-of ``events.fairness`` (``docs/rng.md``): the cost of the game's own generator per draw.
+(canonical JSON, as the event store will hold the payloads). Another game prints, last,
+``<key>_random_games_per_second`` and ``<key>_events_per_game`` (its key, ``-`` as ``_``).
+Every draw, the deal's and the random commands', comes from ``random.Random``, or with
+``--rng`` from that generator of ``events.fairness`` (``docs/rng.md``): the cost of the
+game's own generator per draw.
 """
 
 from __future__ import annotations
@@ -22,9 +27,9 @@ import json
 import random
 import time
 
-import games
 from events.fairness import rng_for
 from games.playout import play
+from service import tool_args
 
 
 def canonical(event: dict) -> bytes:
@@ -42,10 +47,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--no-events", action="store_true", help="play without event cards")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rng", help="draw from this generator (events.fairness.rng_for)")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="an option of another game (repeatable)")  # fmt: skip
     args = parser.parse_args(argv)
     if args.seconds is None:
         args.seconds = 2.0 if args.quick else 10.0
-    rules = games.get(args.game)
+    try:
+        rules = tool_args.rules_of(args.game)
+        given = tool_args.parse_options(rules, args.option)
+    except tool_args.ToolArgError as error:
+        parser.error(str(error))
+    if given and rules.key in ("sun-tzu", "warring-states"):
+        parser.error("--option is for another game: Sun Tzu takes --variant and --no-events")
 
     def rng(label: str, n: int):
         if args.rng is None:
@@ -54,6 +67,9 @@ def main(argv: list[str] | None = None) -> None:
 
     if rules.key == "warring-states":  # --variant and --no-events are Sun Tzu's options
         print(*warring_states(args, rng), sep="\n")
+        return
+    if rules.key != "sun-tzu":
+        print(*any_game(args, rules, given, rng), sep="\n")
         return
     options = {"variant": args.variant, "events": not args.no_events}
 
@@ -78,6 +94,30 @@ def main(argv: list[str] | None = None) -> None:
     print(f"random_games_per_second: {played / elapsed:.0f} games/s")
     print(f"events_per_game: {events / played:.1f}")
     print(f"bytes_per_game: {size / played:.0f} B")
+
+
+def any_game(args: argparse.Namespace, rules, given: dict, rng) -> list[str]:
+    """Time random games of any registered game with its catalogue's default options (and
+    those ``--option`` gave); print what was timed and return the figure lines."""
+    declared = getattr(getattr(rules, "catalogue", None), "options", None) or ()
+    options = {option.name: option.default for option in declared} | given
+    for i in range(20):  # warm up caches and the allocator before timing
+        play(rules, options, rng(f"{rules.key}-warm", i))
+    played = events = 0
+    elapsed = 0.0
+    while played < args.games and elapsed < args.seconds:
+        start = time.perf_counter()
+        game = play(rules, options, rng(f"{rules.key}:{args.seed}", played))
+        elapsed += time.perf_counter() - start
+        played += 1
+        events += len(game.events)
+    print(f"game: {rules.key} {options}, draws from {args.rng or 'random.Random'}")
+    print(f"games timed: {played} in {elapsed:.2f} s (one core)")
+    name = rules.key.replace("-", "_")
+    return [
+        f"{name}_random_games_per_second: {played / elapsed:.0f} games/s",
+        f"{name}_events_per_game: {events / played:.1f}",
+    ]
 
 
 def warring_states(args: argparse.Namespace, rng) -> list[str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -101,6 +102,36 @@ def test_bench_times_warring_states_alone_when_asked(capsys):
 def test_bench_can_skip_warring_states(capsys):
     bench_rules.main(["--games", "2", "--no-warring-states"])
     assert "warring_states" not in capsys.readouterr().out
+
+
+OTHER_GAMES = sorted(set(games.REGISTRY) - {"sun-tzu", "warring-states"})
+
+
+@pytest.mark.parametrize("key", OTHER_GAMES)
+def test_bench_times_any_other_game_alone_with_its_default_options(capsys, key):
+    bench_rules.main(["--game", key, "--games", "3", "--seconds", "30"])
+    out = capsys.readouterr().out
+    name = key.replace("-", "_")
+    last = out.strip().splitlines()[-2:]
+    assert re.fullmatch(rf"{name}_random_games_per_second: \d+ games/s", last[0])
+    assert re.fullmatch(rf"{name}_events_per_game: \d+\.\d", last[1])
+    assert float(last[1].split()[1]) > 1
+    assert "games timed: 3 in" in out and "warring_states" not in out
+    defaults = {o.name: o.default for o in games.get(key).catalogue.options}
+    assert f"game: {key} {defaults}," in out
+
+
+@pytest.mark.parametrize("key", OTHER_GAMES)
+def test_bench_plays_another_game_with_the_options_given_and_refuses_unknown_ones(capsys, key):
+    option = games.get(key).catalogue.options[0]
+    other = next(v for v, _ in option.choices if v != option.default) if option.choices else (
+        not option.default)  # fmt: skip
+    value = other if isinstance(other, str) else json.dumps(other)
+    bench_rules.main(["--game", key, "--games", "1", "--option", f"{option.name}={value}"])
+    assert f"{option.name!r}: {other!r}" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        bench_rules.main(["--game", key, "--games", "1", "--option", "colour=green"])
+    assert "has no option 'colour'" in capsys.readouterr().err
 
 
 def test_bench_replays_plays_the_game_and_options_given():

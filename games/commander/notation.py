@@ -19,7 +19,7 @@ import re
 from typing import Any
 
 from games.base import RulesError
-from games.commander.board import EMPTY, SQUARES
+from games.commander.board import COUNTS, EMPTY, SQUARES
 from games.commander.rules import QUIET_LIMIT, State
 from games.i18n import said
 
@@ -63,6 +63,10 @@ def parse(text: str) -> tuple[str, int, int, int]:
         board += line
     if len(rows) != 8 or len(board) != SQUARES:
         raise RulesError(said("A position has 8 ranks."))
+    for piece, most in COUNTS.items():
+        if board.count(piece) > most or board.count(piece.lower()) > most:
+            raise RulesError(said("A side has at most 1 Commander, 5 Officers and 10 "
+                                  "Soldiers."))  # fmt: skip
     if who not in ("b", "r"):
         raise RulesError(said("The player to move is b (Blue) or r (Red)."))
     if not (quiet.isdigit() and number.isdigit() and int(number) >= 1):

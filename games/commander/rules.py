@@ -10,6 +10,7 @@ arrangements, once both are made), ``moved``, ``game_ended``.
 from __future__ import annotations
 
 import json
+from bisect import insort
 from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
@@ -105,42 +106,122 @@ def may_take(takes: bool, attacker: str, defender: str) -> bool:
 
 
 # -- moves ------------------------------------------------------------------------------
-def piece_moves(board: str, sq: int, takes: bool) -> list[int]:
-    """The squares the piece on ``sq`` may move to (captures included)."""
-    piece = board[sq]
-    if piece == EMPTY:
-        return []
-    seat = 0 if piece in OWN[0] else 1
-    enemy, kind = OWN[1 - seat], piece.upper()
-    table = _TAKES[takes][kind]
-    out = []
-    if kind == "O":
-        for line in LINES[sq]:
-            for to in line:
-                there = board[to]
-                if there == EMPTY:
-                    out.append(to)
-                    continue
-                if there in enemy and table[there.upper()]:
-                    out.append(to)
-                break
-        return out
-    for to in (STEPS if kind == "S" else KING_STEPS)[sq]:
-        there = board[to]
-        if there == EMPTY or (there in enemy and table[there.upper()]):
-            out.append(to)
+# A move is (from, to), squares as numbers (board.py). Finding them is the game's inner
+# loop: every position's moves are asked for, to choose one and to know whether the player
+# to move has any (or lost). So each target comes with its move made once (no tuple is
+# built while searching), each position's moves are remembered for the positions met last
+# (``_legal_moves``: decide finds the next player's moves, and the choice, the check and
+# the view that follow read them), and each side's squares go from one position to the
+# next without a look at the whole board (``_squares``).
+
+# What each piece may move onto, by setting of the soldier's dagger: an empty space, or an
+# enemy it may capture.
+_ENTERS = {
+    takes: {piece: frozenset(EMPTY + "".join(
+                enemy for enemy in OWN[piece in OWN[0]] if may_take(takes, piece, enemy)))
+            for piece in "COScos"}
+    for takes in (True, False)
+}  # fmt: skip
+_STEP_MOVES = tuple(tuple((to, (sq, to)) for to in STEPS[sq]) for sq in range(32))
+_KING_MOVES = tuple(tuple((to, (sq, to)) for to in KING_STEPS[sq]) for sq in range(32))
+_LINE_MOVES = tuple(tuple(tuple((to, (sq, to)) for to in line) for line in LINES[sq])
+                    for sq in range(32))  # fmt: skip
+# The search reads a board as a list of small numbers, the cheapest thing to index: 0 an
+# empty space, then the pieces in the order of _CODES.
+_CODES = EMPTY + "COScos"
+_TO_CODES = bytes.maketrans(_CODES.encode(), bytes(range(len(_CODES))))
+
+
+def _plan(enters: dict[str, frozenset[str]], piece: str) -> tuple[tuple[bool, ...], tuple, bool]:
+    """How ``piece`` moves: whether it may move onto each number of ``_CODES``, its moves by
+    square, and whether they are lines (an Officer's) or steps."""
+    onto = tuple(there in enters[piece] for there in _CODES)
+    if piece in "Oo":
+        return onto, _LINE_MOVES, True
+    return onto, _STEP_MOVES if piece in "Ss" else _KING_MOVES, False
+
+
+# by setting, for each piece's number (none for an empty space): how it moves
+_PLAN = {takes: (None, *(_plan(enters, piece) for piece in _CODES[1:]))
+         for takes, enters in _ENTERS.items()}  # fmt: skip
+
+
+def _moves_of(board: str, squares: Iterable[int], takes: bool) -> list[tuple[int, int]]:
+    """The moves of the pieces on ``squares``, in that order: a Soldier's and a
+    Commander's steps in the order of their tables, an Officer's lines each up to the
+    first piece, taken when it may."""
+    plan = _PLAN[takes]
+    cells = list(board.encode().translate(_TO_CODES))
+    out: list[tuple[int, int]] = []
+    for sq in squares:
+        ok, reach, lines = plan[cells[sq]]
+        if lines:
+            for line in reach[sq]:
+                for to, move in line:
+                    there = cells[to]
+                    if not there:  # empty: on along the line
+                        out.append(move)
+                        continue
+                    if ok[there]:
+                        out.append(move)
+                    break
+        else:
+            for to, move in reach[sq]:
+                if ok[cells[to]]:
+                    out.append(move)
     return out
 
 
+# What is remembered is worked out from the board alone, so it is right for any state and
+# any thread that meets the board again; a table that is full is emptied (a race between
+# threads at worst works something out twice).
+_KEPT = 128  # positions remembered (each table), then all forgotten at once: a game and a
+# search ask again mostly for the positions just met, and small tables stay in the caches
+_SQUARES: dict[str, tuple[list[int], list[int]]] = {}  # board -> each seat's squares, in order
+# soldier_takes_commander -> seat -> board -> its moves
+_MOVES: dict[bool, tuple[dict[str, list[tuple[int, int]]], ...]] = {True: ({}, {}), False: ({}, {})}
+
+
+def _remember(table: dict, key: Any, value: Any) -> None:
+    if len(table) >= _KEPT:
+        table.clear()
+    table[key] = value
+
+
+def _squares(board: str) -> tuple[list[int], list[int]]:
+    """Each seat's squares, in order (nobody changes the lists)."""
+    known = _SQUARES.get(board)
+    if known is None:
+        known = ([sq for sq in range(32) if board[sq] in OWN[0]],
+                 [sq for sq in range(32) if board[sq] in OWN[1]])  # fmt: skip
+        _remember(_SQUARES, board, known)
+    return known
+
+
+def _legal_moves(board: str, seat: int, takes: bool) -> list[tuple[int, int]]:
+    """Every move of ``seat`` (nobody changes the list)."""
+    known = _MOVES[takes][seat]
+    moves = known.get(board)
+    if moves is None:
+        moves = _moves_of(board, _squares(board)[seat], takes)
+        _remember(known, board, moves)
+    return moves
+
+
+def piece_moves(board: str, sq: int, takes: bool) -> list[int]:
+    """The squares the piece on ``sq`` may move to (captures included)."""
+    if board[sq] == EMPTY:
+        return []
+    return [to for _, to in _moves_of(board, (sq,), takes)]
+
+
 def all_moves(board: str, seat: int, takes: bool) -> list[tuple[int, int]]:
-    own = OWN[seat]
-    return [(sq, to) for sq in range(32) if board[sq] in own
-            for to in piece_moves(board, sq, takes)]  # fmt: skip
+    """Every move of ``seat``: its pieces from a1 to d8, each piece's as ``piece_moves``."""
+    return list(_legal_moves(board, seat, takes))
 
 
 def can_move(board: str, seat: int, takes: bool) -> bool:
-    own = OWN[seat]
-    return any(board[sq] in own and piece_moves(board, sq, takes) for sq in range(32))
+    return bool(_legal_moves(board, seat, takes))
 
 
 # -- setup ------------------------------------------------------------------------------
@@ -193,19 +274,23 @@ def check_arrangement(pieces: Any) -> str:
 def decide(state: State, seat: str, command: Mapping[str, Any], rng: Any) -> list[dict]:
     if state.phase == "over":
         raise RulesError(said("The game is over."))
-    if seat not in SEATS:
+    me = _SEAT_INDEX.get(seat) if type(seat) is str else None
+    if me is None:
         raise RulesError(said("There is no seat {seat!r} in Commander.", seat=seat))
-    me = SEATS.index(seat)
     kind = command.get("type")
-    if kind == "arrange":
-        return _arrange(state, me, command)
     if kind == "move":
         return _move(state, me, command)
+    if kind == "arrange":
+        return _arrange(state, me, command)
     if kind == "resign":
         return [{"type": "game_ended", "visible_to": "all", "winner": SEATS[1 - me],
                  "reason": "resignation"}]  # fmt: skip
     raise RulesError(said("Commander has no command {kind!r}: arrange, move or resign.",
                           kind=kind))  # fmt: skip
+
+
+_SEAT_INDEX = {seat: i for i, seat in enumerate(SEATS)}
+_KIND = {ch: ch.upper() for ch in "COScos"} | {EMPTY: None}  # a piece's letter, upper case
 
 
 def _arrange(state: State, me: int, command: Mapping[str, Any]) -> list[dict]:
@@ -228,7 +313,7 @@ def _arrange(state: State, me: int, command: Mapping[str, Any]) -> list[dict]:
 
 
 def _square(name: Any) -> int:
-    sq = SQUARE.get(name) if isinstance(name, str) else None
+    sq = SQUARE.get(name) if type(name) is str else None
     if sq is None:
         raise RulesError(said("{name} is not a space of the board (a1 to d8).", name=str(name)[:8]))
     return sq
@@ -236,29 +321,32 @@ def _square(name: Any) -> int:
 
 def _move(state: State, me: int, command: Mapping[str, Any]) -> list[dict]:
     if state.phase != "play":
+        if state.phase == "arrange" and state.arranged[me] is not None:
+            raise RulesError(said("The other player is still arranging their pieces: the "
+                                  "first move comes when both are revealed."))  # fmt: skip
         raise RulesError(said("Arrange your pieces first."))
     if state.turn != me:
         raise RulesError(said("It is not your turn."))
-    start, to = _square(command.get("from")), _square(command.get("to"))
-    board = state.board
+    try:
+        start, to = SQUARE[command["from"]], SQUARE[command["to"]]
+    except (KeyError, TypeError):  # (a call less for every good move)
+        start, to = _square(command.get("from")), _square(command.get("to"))
+    board, takes = state.board, state.takes
     piece = board[start]
     if piece not in OWN[me]:
         raise RulesError(said("You have no piece on {square}.", square=NAMES[start]))
-    if to not in piece_moves(board, start, state.takes):
+    if (start, to) not in _legal_moves(board, me, takes):
         raise RulesError(said("That piece cannot move from {start} to {to}.",
                               start=NAMES[start], to=NAMES[to]))  # fmt: skip
     captured = board[to]
-    seat = SEATS[me]
-    moved = {"type": "moved", "visible_to": "all", "seat": seat, "piece": piece.upper(),
-             "from": NAMES[start], "to": NAMES[to],
-             "captured": None if captured == EMPTY else captured.upper()}  # fmt: skip
     after = _after_move(state, me, start, to, piece, captured)
-    events = [moved]
+    events = [{"type": "moved", "visible_to": "all", "seat": SEATS[me], "piece": _KIND[piece],
+               "from": NAMES[start], "to": NAMES[to], "captured": _KIND[captured]}]  # fmt: skip
     ending = _ending(after, me, piece, to, captured)
     if ending is not None:
         winner, reason = ending
-        ended = {"type": "game_ended", "visible_to": "all", "winner": winner, "reason": reason}
-        events.append(ended)
+        events.append({"type": "game_ended", "visible_to": "all", "winner": winner,
+                       "reason": reason})  # fmt: skip
         after = after._replace(phase="over", result={"winner": winner, "reason": reason})
     _memory.keep(state, events, after)
     return events
@@ -267,31 +355,49 @@ def _move(state: State, me: int, command: Mapping[str, Any]) -> list[dict]:
 def _after_move(state: State, me: int, start: int, to: int, piece: str, captured: str) -> State:
     board = state.board
     if start < to:
-        board = board[:start] + EMPTY + board[start + 1 : to] + piece + board[to + 1 :]
+        after = board[:start] + EMPTY + board[start + 1 : to] + piece + board[to + 1 :]
     else:
-        board = board[:to] + piece + board[to + 1 : start] + EMPTY + board[start + 1 :]
+        after = board[:to] + piece + board[to + 1 : start] + EMPTY + board[start + 1 :]
+    known = _SQUARES.get(board)
+    own = OWN[me]
+    # Each side's squares, moved on (``evolve`` never fails: a move that is not a move of the
+    # mover's piece, which no game stores, leaves them to be worked out from the board.)
+    if known is not None and piece in own and captured not in own and after not in _SQUARES:
+        mine, theirs = list(known[me]), known[1 - me]
+        mine.remove(start)
+        insort(mine, to)
+        if captured != EMPTY:
+            theirs = list(theirs)
+            theirs.remove(to)
+        _remember(_SQUARES, after, (mine, theirs) if me == 0 else (theirs, mine))
     turn = 1 - me
-    key = "br"[turn] + board
+    key = _TO_MOVE[turn] + after
     seen = (key,) if captured != EMPTY else (*state.seen, key)
-    return State("play", state.setup, state.takes, state.goal, board, turn, state.plies + 1,
-                 seen, state.arranged, (me, piece.upper(), start, to,
-                                        None if captured == EMPTY else captured.upper()),
-                 None)  # fmt: skip
+    last = (me, _KIND[piece], start, to, _KIND[captured])
+    # State's fields in order, made as the tuple it is (without State(...)'s keywords)
+    return tuple.__new__(State, ("play", state.setup, state.takes, state.goal, after, turn,
+                                 state.plies + 1, seen, state.arranged, last, None))  # fmt: skip
+
+
+_TO_MOVE = "br"  # the first letter of a position in ``State.seen``: who is to move
 
 
 def _ending(after: State, me: int, piece: str, to: int, captured: str) -> tuple | None:
     """(winner, reason) when the move just made ends the game. A win on the board comes
     before a draw: a move that leaves the other player without a move wins even as the
     40th quiet move or the third repetition (R)."""
-    if captured in "Cc":
+    if captured == "C" or captured == "c":
         return SEATS[me], "commander_captured"
-    if piece in "Cc" and to in (BACK_RANK if after.goal == "back_rank" else ENEMY_SIDE)[me]:
+    if (piece == "C" or piece == "c") and to in (
+        BACK_RANK if after.goal == "back_rank" else ENEMY_SIDE
+    )[me]:
         return SEATS[me], "commander_arrived"
-    if not can_move(after.board, 1 - me, after.takes):
+    if not _legal_moves(after.board, 1 - me, after.takes):
         return SEATS[me], "no_moves"
-    if len(after.seen) - 1 >= QUIET_LIMIT:
+    seen = after.seen
+    if len(seen) > QUIET_LIMIT:
         return None, "no_captures"
-    if after.seen.count(after.seen[-1]) >= REPEATS:
+    if len(seen) >= 2 * REPEATS - 1 and seen.count(seen[-1]) >= REPEATS:
         return None, "repetition"
     return None
 
@@ -377,12 +483,11 @@ def legal(state: State, seat: str) -> list[dict[str, Any]]:
 
 
 def random_command(state: State, seat: str, rng: Any) -> dict[str, Any] | None:
-    due = pending(state).get(seat)
-    if due == "move":
-        moves = all_moves(state.board, state.turn, state.takes)
+    if state.phase == "play" and SEATS[state.turn] == seat:  # (pending's "move", first)
+        moves = _legal_moves(state.board, state.turn, state.takes)
         start, to = moves[int(rng.random() * len(moves))]
         return {"type": "move", "from": NAMES[start], "to": NAMES[to]}
-    if due == "arrange":
+    if pending(state).get(seat) == "arrange":
         pieces = list(STANDARD)
         rng.shuffle(pieces)
         return {"type": "arrange", "pieces": "".join(pieces)}

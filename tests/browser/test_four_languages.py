@@ -6,12 +6,11 @@ place names, prompts) and the server's sentences (the banner)."""
 
 from __future__ import annotations
 
+import importlib
 import random
 
 import pytest
 from browser_play import answer, kind, over, until, version
-from test_commander_page import play_through_page as play_commander
-from test_warring_states_page import play_through_page
 
 import games
 from events import i18n
@@ -28,6 +27,16 @@ def platform(locale: str, english: str) -> str:
 
 def game_words(key: str, locale: str):
     return i18n.translations(str(i18n.folder_of(games.get(key))), locale)
+
+
+def page_driver(key: str):
+    """``play_through_page(server, page, game_id, rng, decisions, english=...)`` of the
+    game's own browser test module, if it has one."""
+    try:
+        module = importlib.import_module(f"test_{key.replace('-', '_')}_page")
+    except ModuleNotFoundError:
+        return None
+    return getattr(module, "play_through_page", None)
 
 
 def start(server, watch, key: str, locale: str, **context):
@@ -49,10 +58,11 @@ def test_a_few_moves_in_each_language(server, watch, shot, key, locale):
     game_id, page = start(server, watch, key, locale, viewport={"width": 1200, "height": 900})
     assert page.get_attribute("html", "lang") == locale
     rng = random.Random(7)
-    if key == "warring-states":
-        play_through_page(server, page, game_id, rng, 4, english=locale == "en")
-    elif key == "commander":
-        play_commander(server, page, game_id, rng, 4)
+    # a game's own page test (test_<key>_page.py) may say how to play it through its page;
+    # else the first game's controls (browser_play.answer)
+    own = page_driver(key)
+    if own is not None:
+        own(server, page, game_id, rng, 4, english=locale == "en")
     else:
         for _ in range(4):
             if over(page):

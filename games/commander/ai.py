@@ -29,7 +29,7 @@ from collections.abc import Hashable
 from typing import Any
 
 from games.commander import rules
-from games.commander.board import NAMES, SEATS, SQUARE, STEPS
+from games.commander.board import NAMES, SEATS, SQUARE, STEPS, goal_of
 from games.commander.knowledge import KNOWLEDGE
 from games.commander.rules import OWN, State, all_moves
 from games.commander.tactics import (
@@ -39,7 +39,6 @@ from games.commander.tactics import (
     can_win_at_once,
     commander_at,
     commander_distance,
-    goal_of,
     played,
     wins_at_once,
 )

@@ -61,7 +61,13 @@ HOME = (
 )
 BACK_RANK = (frozenset(range(28, 32)), frozenset(range(4)))  # the enemy's back rank, by seat
 ENEMY_SIDE = (frozenset(range(16, 32)), frozenset(range(16)))
+GOALS = {"back_rank": BACK_RANK, "enemy_side": ENEMY_SIDE}  # the commander_goal option
 STANDARD = "OOCOSOSOSSSSSSSS"  # the standard arrangement, back rank first (rules, "Setup")
+
+
+def goal_of(goal: str, seat: int) -> frozenset[int]:
+    """Where ``seat``'s Commander wins on arriving (the ``commander_goal`` option)."""
+    return GOALS[goal][seat]
 
 
 def arrange(pieces: tuple[str, str]) -> str:

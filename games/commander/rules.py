@@ -16,10 +16,9 @@ from typing import Any, NamedTuple
 
 from games.base import RulesError
 from games.commander.board import (
-    BACK_RANK,
     COUNTS,
     EMPTY,
-    ENEMY_SIDE,
+    GOALS,
     KING_STEPS,
     LINES,
     NAMES,
@@ -388,9 +387,7 @@ def _ending(after: State, me: int, piece: str, to: int, captured: str) -> tuple 
     40th quiet move or the third repetition (R)."""
     if captured == "C" or captured == "c":
         return SEATS[me], "commander_captured"
-    if (piece == "C" or piece == "c") and to in (
-        BACK_RANK if after.goal == "back_rank" else ENEMY_SIDE
-    )[me]:
+    if (piece == "C" or piece == "c") and to in GOALS[after.goal][me]:
         return SEATS[me], "commander_arrived"
     if not _legal_moves(after.board, 1 - me, after.takes):
         return SEATS[me], "no_moves"

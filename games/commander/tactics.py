@@ -10,16 +10,11 @@ same both ways, river included), each only where ``rules.may_take`` allows.
 
 from __future__ import annotations
 
-from games.commander.board import BACK_RANK, EMPTY, ENEMY_SIDE, KING_STEPS, LINES, STEPS
+from games.commander.board import EMPTY, KING_STEPS, LINES, STEPS, goal_of
 from games.commander.rules import OWN, may_take
 
 VALUE = {"C": 0.0, "O": 3.0, "S": 1.0}  # material; the Commander is the game itself
 FAR = 9  # a Commander's distance to its goal when no path is open
-
-
-def goal_of(goal: str, seat: int) -> frozenset[int]:
-    """Where ``seat``'s Commander wins on arriving (the ``commander_goal`` option)."""
-    return (BACK_RANK if goal == "back_rank" else ENEMY_SIDE)[seat]
 
 
 def commander_at(board: str, seat: int) -> int:

@@ -13,14 +13,10 @@ the commit.
 
 from __future__ import annotations
 
-import hashlib
-import json
-import random
-
 import pytest
 
-from games.playout import play
 from games.sun_tzu import RULES
+from tests.games.locked_games import protocol_hash
 
 GAMES = 150
 CLOSE_GAMES = 1
@@ -38,36 +34,8 @@ RECORDED = {
 }
 
 
-def canonical(value) -> bytes:
-    return json.dumps(value, sort_keys=True, separators=(",", ":")).encode() + b"\n"
-
-
 def event_hash(name: str) -> str:
-    options = OPTIONS[name]
-    h = hashlib.sha256()
-    for i in range(GAMES):
-        game = play(RULES, options, random.Random(f"st-safety:{name}:{i}"))
-        for event in game.events:
-            h.update(canonical(event))
-        h.update(RULES.dump_state(game.state).encode())
-        h.update(canonical(game.outcome))
-    for i in range(CLOSE_GAMES):  # everything the protocol tells, at every decision
-        rng = random.Random(f"st-safety-close:{name}:{i}")
-        st = RULES.fold(RULES.setup(options, rng))
-        while due := RULES.pending(st):
-            h.update(canonical(due))
-            for seat in RULES.seats:
-                h.update(canonical(RULES.legal(st, seat)))
-                h.update(canonical(RULES.view(st, seat)))
-            seat = next(iter(due))
-            command = RULES.random_command(st, seat, rng)
-            h.update(canonical(command))
-            for event in RULES.decide(st, seat, command, rng):
-                h.update(canonical(event))
-                st = RULES.evolve(st, event)
-                h.update(RULES.dump_state(st).encode())
-        h.update(canonical(RULES.outcome(st)))
-    return h.hexdigest()
+    return protocol_hash(RULES, OPTIONS[name], "st", name, GAMES, CLOSE_GAMES)
 
 
 @pytest.mark.parametrize("name", sorted(OPTIONS))

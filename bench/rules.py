@@ -96,21 +96,33 @@ def main(argv: list[str] | None = None) -> None:
     print(f"bytes_per_game: {size / played:.0f} B")
 
 
+def timed(args: argparse.Namespace, rules, options: dict, rng, label: str,
+          scenario: str | None = None, warm: int = 5) -> tuple[int, float, int, int]:  # fmt: skip
+    """(games, seconds, events, commands) of random games played until ``args.games`` or
+    ``args.seconds``, after ``warm`` untimed ones (caches and the allocator warmed); the
+    draws named by ``label`` (and ``scenario``), as the figures have always drawn them."""
+    warm_name = f"{label}-warm" if scenario is None else f"{label}-warm:{scenario}"
+    name = f"{label}:{args.seed}" if scenario is None else f"{label}:{scenario}:{args.seed}"
+    for i in range(warm):
+        play(rules, options, rng(warm_name, i))
+    played = events = commands = 0
+    elapsed = 0.0
+    while played < args.games and elapsed < args.seconds:
+        start = time.perf_counter()
+        game = play(rules, options, rng(name, played))
+        elapsed += time.perf_counter() - start
+        played += 1
+        events += len(game.events)
+        commands += len(game.commands)
+    return played, elapsed, events, commands
+
+
 def any_game(args: argparse.Namespace, rules, given: dict, rng) -> list[str]:
     """Time random games of any registered game with its catalogue's default options (and
     those ``--option`` gave); print what was timed and return the figure lines."""
     declared = getattr(getattr(rules, "catalogue", None), "options", None) or ()
     options = {option.name: option.default for option in declared} | given
-    for i in range(20):  # warm up caches and the allocator before timing
-        play(rules, options, rng(f"{rules.key}-warm", i))
-    played = events = 0
-    elapsed = 0.0
-    while played < args.games and elapsed < args.seconds:
-        start = time.perf_counter()
-        game = play(rules, options, rng(f"{rules.key}:{args.seed}", played))
-        elapsed += time.perf_counter() - start
-        played += 1
-        events += len(game.events)
+    played, elapsed, events, _ = timed(args, rules, options, rng, rules.key, warm=20)
     print(f"game: {rules.key} {options}, draws from {args.rng or 'random.Random'}")
     print(f"games timed: {played} in {elapsed:.2f} s (one core)")
     name = rules.key.replace("-", "_")
@@ -130,16 +142,8 @@ def warring_states(args: argparse.Namespace, rng) -> list[str]:
     total = 0.0
     for scenario in ("FIVE_KINGDOMS", "QIN_DOMINATES"):
         options = {"scenario": scenario}
-        for i in range(5):  # warm up
-            play(RULES, options, rng(f"ws-warm:{scenario}", i))
-        played = 0
-        elapsed = 0.0
-        while played < args.games and elapsed < args.seconds:
-            start = time.perf_counter()
-            game = play(RULES, options, rng(f"ws:{scenario}:{args.seed}", played))
-            elapsed += time.perf_counter() - start
-            played += 1
-            decisions += len(game.commands)
+        played, elapsed, _, commands = timed(args, RULES, options, rng, "ws", scenario, warm=5)
+        decisions += commands
         total += elapsed
         print(f"game: {RULES.key} {options}: {played} games timed in {elapsed:.2f} s (one core)")
         name = f"warring_states_{scenario.lower()}_games_per_second"

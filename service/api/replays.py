@@ -83,8 +83,12 @@ class StateBody(Schema):
     event = fields.Dict(allow_none=True, metadata={"description": "the event at this step"})
     view = fields.Dict()
     prompt = fields.String(metadata={"description": "what the position waits for, in words"})
-    outcome = fields.Dict(allow_none=True, metadata={
-        "description": "how the game had ended by this step (the game's outcome), or null"})
+    outcome = fields.Dict(
+        allow_none=True,
+        metadata={
+            "description": "how the game had ended by this step (the game's outcome), or null"
+        },
+    )
     outcome_text = fields.Dict(keys=fields.String(), values=fields.String(), allow_none=True,
                                metadata=schemas.OUTCOME_TEXT)  # fmt: skip
 

@@ -133,7 +133,7 @@ BAD = [
     ("blue", {"type": "move", "from": None, "to": "a4"}, "None is not a space of the board"),
     ("blue", {"type": "move", "from": "a1", "to": ["a2"]}, "is not a space of the board"),
     ("blue", {"type": "move"}, "None is not a space"),
-    ("blue", {"type": "fly", "from": "a1"}, "Commander has no command 'fly': arrange, move or resign."),
+    ("blue", {"type": "fly", "from": "a1"}, "has no command 'fly': arrange, move or resign."),
     ("green", {"type": "move", "from": "a1", "to": "a2"}, "There is no seat 'green'"),
     ("blue", {"type": "arrange", "pieces": STANDARD}, "The pieces are already on the board."),
 ]

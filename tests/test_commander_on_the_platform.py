@@ -7,6 +7,7 @@ the platform knows the game only from its package (``games/commander``)."""
 from __future__ import annotations
 
 import json
+import logging
 import random
 from datetime import UTC, datetime, timedelta
 
@@ -202,3 +203,17 @@ def test_a_player_resigns_while_arranging_and_the_other_wins(app):
     assert shown["pending"] == {} and shown["outcome_text"]["reason"] == "Red resigned."
     again = send(browsers["blue"], game_id, {"type": "resign"})
     assert again.status_code in (409, 422) and again.json["detail"], again.json
+
+
+def test_no_log_record_carries_an_arrangement_before_the_reveal(app, caplog):
+    caplog.set_level(logging.DEBUG)
+    game_id, browsers = started(app)
+    assert send(browsers["blue"], game_id, {"type": "arrange", "pieces": MINE}).status_code == 201
+    for client in (browsers["red"], app.test_client()):
+        client.get(f"/api/games/{game_id}")
+        client.get(f"/api/games/{game_id}/events")
+    send(browsers["blue"], game_id, {"type": "arrange", "pieces": MINE})  # refused: logs too
+    logging.getLogger("bingfa.t").debug("arranged %s", "the check sees records")
+    texts = [r.getMessage() + repr(r.args) + repr(vars(r)) for r in caplog.records]
+    assert any("the check sees records" in text for text in texts)
+    assert [text[:200] for text in texts if MINE in text] == []

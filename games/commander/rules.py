@@ -201,9 +201,12 @@ def _legal_moves(board: str, seat: int, takes: bool) -> list[tuple[int, int]]:
     """Every move of ``seat`` (nobody changes the list)."""
     known = _MOVES[takes][seat]
     moves = known.get(board)
-    if moves is None:
-        moves = _moves_of(board, _squares(board)[seat], takes)
-        _remember(known, board, moves)
+    if moves is None:  # (the calls of _squares and _remember written out: the inner loop)
+        squares = _SQUARES.get(board) or _squares(board)
+        moves = _moves_of(board, squares[seat], takes)
+        if len(known) >= _KEPT:
+            known.clear()
+        known[board] = moves
     return moves
 
 
@@ -481,7 +484,9 @@ def legal(state: State, seat: str) -> list[dict[str, Any]]:
 
 def random_command(state: State, seat: str, rng: Any) -> dict[str, Any] | None:
     if state.phase == "play" and SEATS[state.turn] == seat:  # (pending's "move", first)
-        moves = _legal_moves(state.board, state.turn, state.takes)
+        moves = _MOVES[state.takes][state.turn].get(state.board)  # (decide found them)
+        if moves is None:
+            moves = _legal_moves(state.board, state.turn, state.takes)
         start, to = moves[int(rng.random() * len(moves))]
         return {"type": "move", "from": NAMES[start], "to": NAMES[to]}
     if pending(state).get(seat) == "arrange":

@@ -69,9 +69,12 @@ class ConcurrencyError(Exception):
 class IdempotencyConflict(Exception):
     """An idempotency key reused for a different command."""
 
+    SHOWN = 40  # characters of the key the sentence repeats (a header may be kilobytes)
+
     def __init__(self, game_id: str, key: str) -> None:
+        shown = key if len(key) <= self.SHOWN else key[: self.SHOWN] + "…"
         super().__init__(said("the idempotency key {key!r} was already used for another "
-                              "command", key=key))  # fmt: skip
+                              "command", key=shown))  # fmt: skip
         self.game_id, self.key = game_id, key
 
 

@@ -317,8 +317,23 @@ def _arrange(state: State, me: int, command: Mapping[str, Any]) -> list[dict]:
 def _square(name: Any) -> int:
     sq = SQUARE.get(name) if type(name) is str else None
     if sq is None:
-        raise RulesError(said("{name} is not a space of the board (a1 to d8).", name=str(name)[:8]))
+        raise RulesError(said("{name} is not a space of the board (a1 to d8).", name=_quoted(name)))
     return sq
+
+
+_SHOWN = 8  # characters of what was sent that a refusal repeats
+
+
+def _quoted(name: Any) -> str:
+    """What was sent for a space, as a refusal repeats it: a plain word as it is, anything
+    else (nothing, spaces, a control character, a letter of another alphabet that looks
+    like a1's) in quotes with its codes, so the sentence shows what is wrong; cut short,
+    with an ellipsis."""
+    text = str(name)
+    shown = text[:_SHOWN]
+    if not (shown.isascii() and shown.isprintable() and shown.strip() == shown and shown):
+        shown = json.dumps(shown)  # "", "a5 ", "a4\u0000", "\u04304" (a Cyrillic а)
+    return shown + "…" if len(text) > _SHOWN else shown
 
 
 def _move(state: State, me: int, command: Mapping[str, Any]) -> list[dict]:

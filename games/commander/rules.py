@@ -229,14 +229,18 @@ def can_move(board: str, seat: int, takes: bool) -> bool:
 # -- setup ------------------------------------------------------------------------------
 def options_of(options: Mapping[str, Any] | None) -> dict[str, Any]:
     """The game's options, defaults filled in; anything else is refused in words."""
-    options = dict(options or {})
-    unknown = sorted(set(options) - set(OPTIONS))
-    if unknown:
-        raise RulesError(said("Commander has no option {name!r}", name=unknown[0]))
+    options = options if type(options) is dict else dict(options or {})
+    for name in options:
+        if name not in OPTIONS:
+            unknown = sorted(name for name in options if name not in OPTIONS)
+            raise RulesError(said("Commander has no option {name!r}", name=unknown[0]))
     out = {}
     for name, (choices, default) in OPTIONS.items():
         value = options.get(name, default)
-        if not any(value == c and type(value) is type(c) for c in choices):
+        for choice in choices:  # (a loop, not any(...): every random game starts here)
+            if value == choice and type(value) is type(choice):
+                break
+        else:
             raise RulesError(said("{name} is one of {choices}", name=name,
                                   choices=", ".join(json.dumps(c) for c in choices)))  # fmt: skip
         out[name] = value
@@ -429,11 +433,12 @@ def evolve(state: State, event: Mapping[str, Any]) -> State:
         return state._replace(phase="over", result=result)
     if kind == "game_set":
         board = event["board"]
-        begun = State(setup=event["setup"], takes=event["soldier_takes_commander"],
-                      goal=event["commander_goal"])  # fmt: skip
         if board is None:
-            return begun._replace(phase="arrange")
-        return begun._replace(phase="play", board=board, seen=("b" + board,))
+            return State(phase="arrange", setup=event["setup"],
+                         takes=event["soldier_takes_commander"],
+                         goal=event["commander_goal"])  # fmt: skip
+        return State(phase="play", setup=event["setup"], takes=event["soldier_takes_commander"],
+                     goal=event["commander_goal"], board=board, seen=("b" + board,))  # fmt: skip
     if kind == "arranged":
         if "pieces" not in event:  # as another seat saw it (redacted): nothing to place
             return state
@@ -474,9 +479,14 @@ def fold(events: Iterable[dict[str, Any]], state: State | None = None) -> State:
 def pending(state: State) -> dict[str, str]:
     if state.phase == "play":
         return {SEATS[state.turn]: "move"}
-    if state.phase == "arrange":
-        return {seat: "arrange" for seat, done in zip(SEATS, state.arranged, strict=True)
-                if done is None}  # fmt: skip
+    if state.phase == "arrange":  # (written out: every random game asks it four times)
+        blue, red = state.arranged
+        due = {}
+        if blue is None:
+            due[SEATS[0]] = "arrange"
+        if red is None:
+            due[SEATS[1]] = "arrange"
+        return due
     return {}
 
 
@@ -504,7 +514,8 @@ def random_command(state: State, seat: str, rng: Any) -> dict[str, Any] | None:
             moves = _legal_moves(state.board, state.turn, state.takes)
         start, to = moves[int(rng.random() * len(moves))]
         return {"type": "move", "from": NAMES[start], "to": NAMES[to]}
-    if pending(state).get(seat) == "arrange":
+    me = _SEAT_INDEX.get(seat)
+    if state.phase == "arrange" and me is not None and state.arranged[me] is None:
         pieces = list(STANDARD)
         rng.shuffle(pieces)
         return {"type": "arrange", "pieces": "".join(pieces)}

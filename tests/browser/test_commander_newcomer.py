@@ -7,13 +7,25 @@
 - A finished game's replay was wider than a phone (390 px): the game's long id in the
   heading and the computer level's list in a grid track sized by its content pushed the
   page out (a phone then shows it zoomed out, its words small).
+- The game log said the computer's level as its id, in English on every page: "빨강: 빨강
+  자리에 앉았습니다(컴퓨터, easy)." It is a message now (``table.level.*``); the test's
+  catalog stands in for the translators'.
 """
 
 from __future__ import annotations
 
+import io
 import re
 
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+from babel.support import Translations
 from browser_play import kind, until
+
+import events.i18n
+from service import narration
+from service.catalogs import PLATFORM
 
 LAPTOP = {"width": 1366, "height": 768}
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
@@ -69,3 +81,39 @@ def test_a_finished_game_s_replay_fits_a_phone(server, watch, shot):
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["viewport"]["width"], f"the replay is {width} px wide on a phone"
     shot(page, "replay")
+
+
+@pytest.fixture
+def easy_in_korean(monkeypatch):
+    """The platform's Korean catalog, with the level's word the test looks for first."""
+    catalog = Catalog(locale="ko")
+    catalog.add("easy", "쉬움(시험)", context="table.level.easy")
+    buffer = io.BytesIO()
+    write_mo(buffer, catalog)
+    buffer.seek(0)
+    mine = Translations(fp=buffer)
+    real = events.i18n.translations
+
+    def translations(folder: str, locale: str):
+        found = real(folder, locale)
+        if folder == str(PLATFORM) and locale == "ko":
+            mine._fallback = None
+            mine.add_fallback(found)
+            return mine
+        return found
+
+    monkeypatch.setattr(events.i18n, "translations", translations)
+    monkeypatch.setattr(narration, "_tables", {})  # no table made before the patch
+    yield "쉬움(시험)"
+    narration._tables.clear()  # none made with the patch after it
+
+
+def test_the_game_log_says_the_computer_s_level_in_the_page_s_language(
+    server, watch, easy_in_korean
+):
+    page = watch(viewport=LAPTOP, locale="ko-KR", extra_http_headers={"Accept-Language": "ko"}).page
+    start_against_the_computer(server, page, "standard")
+    until(lambda: kind(page) == "move", 20, "the first move")
+    line = until(lambda: [t for t in page.locator("#log li").all_inner_texts() if "(" in t], 20,
+                 "the computer's seat in the log")[0]  # fmt: skip
+    assert easy_in_korean in line and "easy" not in line, line

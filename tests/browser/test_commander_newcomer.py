@@ -7,6 +7,9 @@
 - A finished game's replay was wider than a phone (390 px): the game's long id in the
   heading and the computer level's list in a grid track sized by its content pushed the
   page out (a phone then shows it zoomed out, its words small).
+- On a phone, a tap that did nothing (an Officer with no move yet, a square the piece picked
+  cannot reach) said why only in the page's error line at the top, scrolled out of sight:
+  it is said in the decision's help line, under the board.
 - The game log said the computer's level as its id, in English on every page: "빨강: 빨강
   자리에 앉았습니다(컴퓨터, easy)." It is a message now (``table.level.*``); the test's
   catalog stands in for the translators'.
@@ -117,3 +120,22 @@ def test_the_game_log_says_the_computer_s_level_in_the_page_s_language(
     line = until(lambda: [t for t in page.locator("#log li").all_inner_texts() if "(" in t], 20,
                  "the computer's seat in the log")[0]  # fmt: skip
     assert easy_in_korean in line and "easy" not in line, line
+
+
+def test_on_a_phone_a_tap_that_does_nothing_says_why_in_sight(server, watch, shot):
+    page = watch(**PHONE).page
+    start_against_the_computer(server, page, "standard")
+    until(lambda: kind(page) == "move", 20, "the first move")
+    officer = page.locator('#board [data-square="a1"]')
+    officer.scroll_into_view_if_needed()  # one's own pieces, at the bottom of the board
+    officer.tap()  # an Officer behind its Soldiers: it has no move at the start
+    help_line = page.locator("#move-help")
+    until(lambda: "no legal move" in help_line.inner_text(), 10, "why nothing happened")
+    assert help_line.get_attribute("data-note") == "yes"
+    assert in_view(page, "#move-help"), "the reason is out of sight"
+    shot(page, "stuck")
+    page.locator('#board [data-square="b4"]').tap()  # a Soldier that may move …
+    until(lambda: help_line.get_attribute("data-note") is None, 10, "the note gone")
+    page.locator('#board [data-square="c6"]').tap()  # … but not there
+    until(lambda: "cannot move to c6" in help_line.inner_text(), 10, "why not there")
+    assert in_view(page, "#move-help"), "the reason is out of sight"

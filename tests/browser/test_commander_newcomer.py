@@ -10,6 +10,9 @@
 - On a phone, a tap that did nothing (an Officer with no move yet, a square the piece picked
   cannot reach) said why only in the page's error line at the top, scrolled out of sight:
   it is said in the decision's help line, under the board.
+- The first to arrange read "Waiting for Red to arrange your pieces." (and a spectator
+  "Waiting for Blue to arrange your pieces and Red to arrange your pieces."): the game's
+  prompt did not change for the seats that wait (``Text.prompt``'s ``seat`` None).
 - The game log said the computer's level as its id, in English on every page: "빨강: 빨강
   자리에 앉았습니다(컴퓨터, easy)." It is a message now (``table.level.*``); the test's
   catalog stands in for the translators'.
@@ -139,3 +142,25 @@ def test_on_a_phone_a_tap_that_does_nothing_says_why_in_sight(server, watch, sho
     page.locator('#board [data-square="c6"]').tap()  # … but not there
     until(lambda: "cannot move to c6" in help_line.inner_text(), 10, "why not there")
     assert in_view(page, "#move-help"), "the reason is out of sight"
+
+
+def test_the_first_to_arrange_is_told_the_other_arranges_their_pieces(server, watch):
+    client = server.app.test_client()
+    seats = {"blue": "human", "red": "human"}
+    made = client.post("/api/games", json={"game": "commander", "seats": seats,
+                                           "options": {"setup": "secret"}})  # fmt: skip
+    assert made.status_code == 201, made.json
+    pages = {}
+    for seat in ("blue", "red"):  # the game starts once both have taken their seats
+        pages[seat] = watch(viewport=LAPTOP).page
+        pages[seat].goto(server.url + made.json["seats"][seat]["invite"])
+    blue = pages["blue"]
+    until(lambda: kind(blue) == "arrange", 20, "Blue's arrangement")
+    assert blue.inner_text("#banner") == "Your turn: arrange your pieces."
+    blue.click("#arrange-confirm")
+    until(lambda: "Waiting" in blue.inner_text("#banner"), 20, "Blue waiting")
+    assert blue.inner_text("#banner") == "Waiting for Red to arrange their pieces."
+    spectator = watch(viewport=LAPTOP).page
+    spectator.goto(f"{server.url}/g/{made.json['game_id']}")
+    until(lambda: "Waiting" in spectator.inner_text("#banner"), 20, "the spectator's banner")
+    assert spectator.inner_text("#banner") == "Waiting for Red to arrange their pieces."

@@ -13,6 +13,8 @@
 - The first to arrange read "Waiting for Red to arrange your pieces." (and a spectator
   "Waiting for Blue to arrange your pieces and Red to arrange your pieces."): the game's
   prompt did not change for the seats that wait (``Text.prompt``'s ``seat`` None).
+- On a phone the rules page was wider than the screen (the table of who captures whom), and
+  so was the home page in Japanese (a fieldset is as wide as its longest list's option).
 - The game log said the computer's level as its id, in English on every page: "빨강: 빨강
   자리에 앉았습니다(컴퓨터, easy)." It is a message now (``table.level.*``); the test's
   catalog stands in for the translators'.
@@ -164,3 +166,12 @@ def test_the_first_to_arrange_is_told_the_other_arranges_their_pieces(server, wa
     spectator.goto(f"{server.url}/g/{made.json['game_id']}")
     until(lambda: "Waiting" in spectator.inner_text("#banner"), 20, "the spectator's banner")
     assert spectator.inner_text("#banner") == "Waiting for Red to arrange their pieces."
+
+
+@pytest.mark.parametrize("path", ["/games/commander/rules?lang=en", "/?lang=ja", "/seeks?lang=en"])
+def test_the_rules_and_the_new_game_forms_fit_a_phone(server, watch, path):
+    page = watch(**PHONE).page
+    page.goto(server.url + path)
+    page.wait_for_load_state("load")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["viewport"]["width"], f"{path} is {width} px wide on a phone"

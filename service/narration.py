@@ -27,6 +27,11 @@ TABLE: dict[str, str] = {
     "step {step}, as {seat}.",
     "table.seat_joined": "{who} took the {seat} seat.",
     "table.seat_joined.ai": "{who} took the {seat} seat (the computer, {level}).",
+    # the computer's levels (service/pages.py LEVEL_LABELS), as the sentences above say them
+    "table.level.random": "random",
+    "table.level.easy": "easy",
+    "table.level.medium": "medium",
+    "table.level.hard": "hard",
     "table.position_set": "The game goes on from a position of a finished game; what could "
     "not be known there is dealt afresh.",
     "table.seat_handed_to_ai": "{who} handed the {seat} seat to the computer ({level}).",
@@ -98,8 +103,12 @@ def _who(rules: Any, seat: Any, me: str | None) -> Message:
     return msg("table.you") if seat is not None and seat == me else label(rules, seat)
 
 
-def _level(kind: Any) -> str:
-    return str(kind)[3:] if str(kind).startswith("ai:") else str(kind)
+def _level(kind: Any) -> Message | str:
+    """A computer level ("ai:easy" or "easy") in the reader's language; one the table does
+    not know, as it is."""
+    level = str(kind)[3:] if str(kind).startswith("ai:") else str(kind)
+    key = f"table.level.{level}"
+    return msg(key) if key in TABLE else level
 
 
 def _table_event(rules: Any, kind: str, p: Mapping[str, Any], me: str | None) -> Message | None:
@@ -121,7 +130,7 @@ def _table_event(rules: Any, kind: str, p: Mapping[str, Any], me: str | None) ->
         return msg("table.position_set")
     if kind == "seat_handed_to_ai":
         return msg("table.seat_handed_to_ai", who=who, seat=label(rules, seat),
-                   level=p.get("level"))  # fmt: skip
+                   level=_level(p.get("level")))  # fmt: skip
     if kind == "seat_taken_back":
         return msg("table.seat_taken_back", who=who, seat=label(rules, seat))
     if kind == "command_given":

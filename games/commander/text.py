@@ -35,9 +35,11 @@ MESSAGES: dict[str, str] = {
     "command.move": "move {start} to {to}",
     "command.arrange": "arrange the pieces: {pieces}",
     "command.resign": "resign",
-    # the decisions owed (a phrase: the banner adds its own full stop)
+    # the decisions owed (a phrase: the banner adds its own full stop), said to the seat
+    # that owes it ("Your turn: …"), and with ".they" to the others ("Waiting for Red to …")
     "turn.move": "move a piece",
     "turn.arrange": "arrange your pieces",
+    "turn.arrange.they": "arrange their pieces",
     # endings: the head, then the reason
     "end": "{head}. {reason}",
     "end.won": "{winner} wins",
@@ -106,7 +108,8 @@ class Text:
 
     @staticmethod
     def prompt(kind: str, seat: str | None) -> Message:
-        return msg(f"turn.{kind}" if f"turn.{kind}" in MESSAGES else "turn.move")
+        key = f"turn.{kind}" if f"turn.{kind}" in MESSAGES else "turn.move"
+        return msg(f"{key}.they" if seat is None and f"{key}.they" in MESSAGES else key)
 
     @staticmethod
     def end(outcome: Mapping[str, Any], seat: str | None) -> Message:

@@ -140,7 +140,7 @@ def test_a_newcomer_arranges_in_secret_and_plays_commander(server, watch, shot):
     until(lambda: written.get_attribute("data-pieces") == expected, 10, "the drag's swap")
     assert square(page, "b1").get_attribute("data-piece") == "C"
     square(page, "a6").click()  # not Blue's side: said, nothing changes
-    assert "your own side" in error(page)
+    assert "your own side" in page.inner_text("#arrange-help")  # by the board, where one looks
     before = sent(page)
     page.click("#arrange-confirm")
     until(lambda: sent(page) > before, 20, "the arrangement sent")

@@ -11,12 +11,21 @@ const title = (text) => el("h2", { id: "decision-title" }, text);
 const button = (id, text, onclick, extra = {}) => el("button", { type: "button", id, onclick, ...extra }, text);
 const decision = (ctx) => (ctx.deciding ? ctx.view?.decision || null : null);
 
+// Why a click did nothing ("that piece has no move", "not your side") is said in the
+// decision's help line, beside the board where the player is looking (on a phone the
+// page's error line is scrolled out of sight), until the next click.
+function note(ctx, st, text) {
+  st.note = text;
+  ctx.say("");
+}
+const helpLine = (id, st, text) => el("p", { id, "aria-live": "polite", "data-note": st.note ? "yes" : null }, st.note || text);
+
 // ---- a move -------------------------------------------------------------------------------
 // The piece picked (`from`) and the square last acted on (`at`, the board's tab stop), for
 // this position only.
 function moveChoice(ctx) {
   const key = ctx.view.position;
-  if (!ctx.ui.move || ctx.ui.move.key !== key) ctx.ui.move = { key, from: null, at: null };
+  if (!ctx.ui.move || ctx.ui.move.key !== key) ctx.ui.move = { key, from: null, at: null, note: "" };
   return ctx.ui.move;
 }
 
@@ -27,7 +36,7 @@ function moveTo(ctx, from, to) {
   const st = moveChoice(ctx);
   st.from = null;
   st.at = to;
-  ctx.say("");
+  note(ctx, st, "");
   ctx.send({ type: "move", from, to });
 }
 
@@ -35,7 +44,7 @@ function pickPiece(ctx, square) {
   const st = moveChoice(ctx);
   st.at = square;
   st.from = st.from === square ? null : square;
-  ctx.say("");
+  note(ctx, st, "");
   ctx.rerender(`sq-${square}`);
 }
 
@@ -45,9 +54,9 @@ function clickMove(ctx, square) {
   if (st.from && movesFrom(ctx, st.from).includes(square)) return moveTo(ctx, st.from, square);
   if (here?.seat === ctx.me && movesFrom(ctx, square).length) return pickPiece(ctx, square);
   st.at = square;
-  if (here?.seat === ctx.me) ctx.say(t("page.move.stuck", { piece: pieceName(here.piece), square }));
-  else if (st.from) ctx.say(t("page.move.not_there", { piece: pieceName(ctx.view.pieces[st.from].piece), start: st.from, to: square }));
-  else ctx.say(t("page.move.pick_first"));
+  if (here?.seat === ctx.me) note(ctx, st, t("page.move.stuck", { piece: pieceName(here.piece), square }));
+  else if (st.from) note(ctx, st, t("page.move.not_there", { piece: pieceName(ctx.view.pieces[st.from].piece), start: st.from, to: square }));
+  else note(ctx, st, t("page.move.pick_first"));
   st.from = null;
   ctx.rerender(`sq-${square}`);
 }
@@ -59,7 +68,7 @@ function dropMove(ctx, from, to) {
   const st = moveChoice(ctx);
   st.from = from;
   st.at = from;
-  if (to && to !== from) ctx.say(t("page.move.not_there", { piece: pieceName(ctx.view.pieces[from].piece), start: from, to }));
+  note(ctx, st, to && to !== from ? t("page.move.not_there", { piece: pieceName(ctx.view.pieces[from].piece), start: from, to }) : "");
   ctx.rerender(`sq-${from}`);
 }
 
@@ -71,7 +80,7 @@ function moveMarks(ctx) {
   if (st.from) for (const to of movesFrom(ctx, st.from)) targets[to] = kindOfMove(ctx, to);
   const handlers = {
     ghost: (square) => pieceNode(ctx.me, ctx.view.pieces[square]?.piece),
-    start: (square) => { const s = moveChoice(ctx); s.from = square; s.at = square; ctx.rerender(); },
+    start: (square) => { const s = moveChoice(ctx); s.from = square; s.at = square; s.note = ""; ctx.rerender(); },
     drop: (from, to) => dropMove(ctx, from, to),
   };
   return {
@@ -87,16 +96,16 @@ function renderMove(node, ctx) {
   const parts = [title(t("page.move.title"))];
   if (st.from) {
     const piece = ctx.view.pieces[st.from];
-    parts.push(el("p", { id: "move-help" }, t("page.move.selected", { piece: pieceOf(piece.seat, piece.piece), square: st.from })),
+    parts.push(helpLine("move-help", st, t("page.move.selected", { piece: pieceOf(piece.seat, piece.piece), square: st.from })),
       el("p", { id: "move-choices", class: "buttons", role: "group", "aria-label": t("page.move.choices") },
         movesFrom(ctx, st.from).map((to) => {
           const there = ctx.view.pieces[to];
           return button(null, there ? t("page.move.button.capture", { start: st.from, to, captured: pieceOf(there.seat, there.piece) })
             : t("page.move.button", { start: st.from, to }), () => moveTo(ctx, st.from, to), { "data-move": `${st.from}-${to}`, "data-capture": there ? "yes" : null });
         }),
-        button("move-cancel", t("page.move.cancel"), () => { st.from = null; ctx.say(""); ctx.rerender(`sq-${st.at}`); })));
+        button("move-cancel", t("page.move.cancel"), () => { st.from = null; note(ctx, st, ""); ctx.rerender(`sq-${st.at}`); })));
   } else {
-    parts.push(el("p", { id: "move-help" }, t("page.move.how")));
+    parts.push(helpLine("move-help", st, t("page.move.how")));
   }
   parts.push(el("p", { class: "muted small" }, t("page.move.keys")));
   clear(node, parts);
@@ -107,7 +116,7 @@ function renderMove(node, ctx) {
 // first, files a to d), and the one picked to swap.
 function arrangement(ctx) {
   const key = ctx.view.decision.squares.join(" ");
-  if (!ctx.ui.arrange || ctx.ui.arrange.key !== key) ctx.ui.arrange = { key, pieces: STANDARD, picked: null, at: null };
+  if (!ctx.ui.arrange || ctx.ui.arrange.key !== key) ctx.ui.arrange = { key, pieces: STANDARD, picked: null, at: null, note: "" };
   return ctx.ui.arrange;
 }
 
@@ -122,14 +131,14 @@ function clickArrange(ctx, square) {
   const i = ctx.view.decision.squares.indexOf(square);
   st.at = square;
   if (i < 0) {
-    ctx.say(t("page.arrange.own_side"));
+    note(ctx, st, t("page.arrange.own_side"));
   } else if (st.picked === null) {
     st.picked = i;
-    ctx.say("");
+    note(ctx, st, "");
   } else {
     if (st.picked !== i) swap(st, st.picked, i);
     st.picked = null;
-    ctx.say("");
+    note(ctx, st, "");
   }
   ctx.rerender(`sq-${square}`);
 }
@@ -141,11 +150,11 @@ function dropArrange(ctx, from, to) {
   const j = to ? squares.indexOf(to) : -1;
   st.picked = null;
   st.at = from;
-  if (j < 0) ctx.say(t("page.arrange.own_side"));
+  if (j < 0) note(ctx, st, t("page.arrange.own_side"));
   else {
     if (i !== j) swap(st, i, j);
     st.at = to;
-    ctx.say("");
+    note(ctx, st, "");
   }
   ctx.rerender(`sq-${st.at}`);
 }
@@ -162,7 +171,7 @@ function arrangeMarks(ctx) {
   }
   const handlers = {
     ghost: (square) => pieceNode(ctx.me, pieces[square]?.piece),
-    start: (square) => { const s = arrangement(ctx); s.picked = squares.indexOf(square); s.at = square; ctx.rerender(); },
+    start: (square) => { const s = arrangement(ctx); s.picked = squares.indexOf(square); s.at = square; s.note = ""; ctx.rerender(); },
     drop: (from, to) => dropArrange(ctx, from, to),
   };
   return {
@@ -182,16 +191,16 @@ function renderArrange(node, ctx) {
   clear(node, title(t("page.arrange.title")),
     el("p", {}, t("page.arrange.how")),
     el("p", { id: "arrange-counts" }, t("page.arrange.counts", { c: counts.C, o: counts.O, s: counts.S })),
-    el("p", { id: "arrange-help", "aria-live": "polite" }, picked
+    helpLine("arrange-help", st, picked
       ? t("page.arrange.picked", { piece: pieceName(st.pieces[st.picked]), square: picked })
       : t("page.arrange.pick")),
     el("p", { id: "arrange-written", class: "muted", "data-pieces": st.pieces },
       t("page.arrange.written", { pieces: st.pieces })),
     el("p", { class: "buttons" },
       button("arrange-confirm", t("page.arrange.confirm"), () => ctx.send({ type: "arrange", pieces: st.pieces }), { class: "primary" }),
-      button("arrange-standard", t("page.arrange.standard"), () => { st.pieces = STANDARD; st.picked = null; ctx.say(""); ctx.rerender("arrange-standard"); },
+      button("arrange-standard", t("page.arrange.standard"), () => { st.pieces = STANDARD; st.picked = null; note(ctx, st, ""); ctx.rerender("arrange-standard"); },
         { "data-focus": "arrange-standard" }),
-      button("arrange-shuffle", t("page.arrange.shuffle"), () => { shuffle(st); ctx.say(""); ctx.rerender("arrange-shuffle"); },
+      button("arrange-shuffle", t("page.arrange.shuffle"), () => { shuffle(st); note(ctx, st, ""); ctx.rerender("arrange-shuffle"); },
         { "data-focus": "arrange-shuffle" })),
     el("p", { class: "muted small" }, t("page.arrange.secret.you", { seat: label(otherSeat(ctx.me)) })));
 }
@@ -233,7 +242,7 @@ export function onKey(event, ctx) {
   if (picked === null) return false;
   if (d.kind === "move") st.from = null;
   else st.picked = null;
-  ctx.say("");
+  note(ctx, st, "");
   ctx.rerender(st.at ? `sq-${st.at}` : undefined);
   return true;
 }

@@ -111,7 +111,11 @@ def may_take(takes: bool, attacker: str, defender: str) -> bool:
 # built while searching), each position's moves are remembered for the positions met last
 # (``_legal_moves``: decide finds the next player's moves, and the choice, the check and
 # the view that follow read them), and each side's squares go from one position to the
-# next without a look at the whole board (``_squares``).
+# next without a look at the whole board (``_squares``). Measured and slower (2026-12-02,
+# instructions a call on 5,541 positions of random games): each piece's moves looked up by
+# bit masks of its reach (``int(board.translate(...), 2)``; 35 K against 29 K), or by the
+# classes of its reach squares (``operator.itemgetter``), or filtered by
+# ``itertools.compress``; the loop below is about 200 ns a piece.
 
 # What each piece may move onto, by setting of the soldier's dagger: an empty space, or an
 # enemy it may capture.

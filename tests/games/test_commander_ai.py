@@ -128,6 +128,16 @@ def test_the_judgement_favours_whoever_can_win_at_once_and_the_material():
     assert ai.judge(more, 0) > 0.5 > ai.judge(more, 1)
 
 
+def test_a_lead_fades_toward_a_draw_as_the_quiet_moves_run_out():
+    more = position({"a1": "C", "d8": "c", "b2": "O", "c2": "O", "b7": "s"})
+    late = more._replace(seen=more.seen * 71)  # 70 moves without a capture
+    last = more._replace(seen=more.seen * 80)  # 79: one more and it is a draw
+    fresh, fading, drawn = (ai.judge(s, 0) for s in (more, late, last))
+    assert fresh > fading > drawn > 0.5  # still ahead, but worth less and less
+    assert drawn - 0.5 < 0.1 * (fresh - 0.5)
+    assert ai.judge(last, 1) == 1 - drawn  # the same for the side behind, from below
+
+
 def test_attacks_follow_the_river_and_who_takes_whom():
     board = position({"a2": "O", "a5": "s", "a4": "c", "b4": "S", "d1": "C"}).board
     assert not tactics.attacked(board, SQUARE["a5"], "S", 0, True)  # a2's line stops at a4

@@ -203,8 +203,9 @@ def clock_of(game) -> dict | None:
 @blp.arguments(schemas.SubmitCommand())
 @blp.response(201, schemas.Submitted)
 def submit(body, game_id):
-    """Send a command for your seat. ``Idempotency-Key`` makes retries safe; the version
-    you saw (``expected_version`` or ``If-Match``) refuses a stale move with 409."""
+    """Send a command for your seat. ``Idempotency-Key`` (up to 200 characters, a UUID will
+    do) makes retries safe; the version you saw (``expected_version`` or ``If-Match``)
+    refuses a stale move with 409."""
     seat = acting_seat(
         game_id, said("a command needs your seat's token: Authorization: Bearer <token>")
     )
@@ -215,7 +216,7 @@ def submit(body, game_id):
         game_id,
         seat,
         body["command"],
-        idempotency_key=request.headers.get("Idempotency-Key") or None,
+        idempotency_key=_idempotency_key(),
         expected_version=expected,
         by=table.PLAYER,  # a request is the seat's player, never the computer
     )
@@ -294,6 +295,19 @@ def hint(game_id):
     command = found.get("command")
     text = None if command is None else narration.command_text(rules, command, seat)
     return {**found, "status": "ready", "text": text}
+
+
+IDEMPOTENCY_KEY_CHARS = 200  # a UUID is 36; every key is kept with its game for good
+
+
+def _idempotency_key() -> str | None:
+    """The request's ``Idempotency-Key``; one longer than any client needs is refused, so
+    that retries cannot grow a game's keys without bound."""
+    key = request.headers.get("Idempotency-Key") or None
+    if key is not None and len(key) > IDEMPOTENCY_KEY_CHARS:
+        problem_abort(400, said("An Idempotency-Key is at most {n} characters (a UUID will "
+                                "do).", n=IDEMPOTENCY_KEY_CHARS))  # fmt: skip
+    return key
 
 
 def _version_of(etag: str) -> int:

@@ -112,6 +112,30 @@ def test_a_command_body_over_4_kib_is_refused_unread(client, game, unchanged):
     unchanged.check()
 
 
+def test_an_idempotency_key_longer_than_any_client_needs_is_a_400(client, game, unchanged):
+    game_id, tokens = game
+    command = RULES.legal(unchanged.app.extensions["bingfa"].load(game_id).state, "blue")[0]
+    headers = {**auth(tokens["blue"]), "Idempotency-Key": "k" * 201}
+    sent = client.post(f"/api/games/{game_id}/commands", json={"command": command},
+                       headers=headers)  # fmt: skip
+    body = problem(sent, 400, "Idempotency-Key", "at most 200 characters")
+    assert "k" * 20 not in body["detail"]
+    unchanged.check()
+
+
+def test_an_idempotency_key_of_200_characters_makes_a_retry_count_once(client, game):
+    game_id, tokens = game
+    command = RULES.legal(client.application.extensions["bingfa"].load(game_id).state,
+                          "blue")[0]  # fmt: skip
+    headers = {**auth(tokens["blue"]), "Idempotency-Key": "k" * 200}
+    first = client.post(f"/api/games/{game_id}/commands", json={"command": command},
+                        headers=headers)  # fmt: skip
+    again = client.post(f"/api/games/{game_id}/commands", json={"command": command},
+                        headers=headers)  # fmt: skip
+    assert first.status_code == 201 and again.status_code == 201, (first.json, again.json)
+    assert again.json["duplicate"] and again.json["version"] == first.json["version"]
+
+
 def test_a_20_mb_command_is_refused_before_it_is_read(client, game, unchanged):
     raw = b'{"command": {"type": "resign", "pad": "' + b"x" * 20_000_000 + b'"}}'
     problem(send(client, game, raw), 413, "at most 4,096 bytes")

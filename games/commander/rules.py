@@ -518,8 +518,7 @@ def random_command(state: State, seat: str, rng: Any) -> dict[str, Any] | None:
             moves = _legal_moves(state.board, state.turn, state.takes)
         start, to = moves[int(rng.random() * len(moves))]
         return {"type": "move", "from": NAMES[start], "to": NAMES[to]}
-    me = _SEAT_INDEX.get(seat)
-    if state.phase == "arrange" and me is not None and state.arranged[me] is None:
+    if pending(state).get(seat) == "arrange":  # (who owes an arrangement: pending says)
         pieces = list(STANDARD)
         rng.shuffle(pieces)
         return {"type": "arrange", "pieces": "".join(pieces)}

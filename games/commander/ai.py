@@ -31,7 +31,7 @@ from collections.abc import Hashable
 from typing import Any
 
 from games.commander import rules
-from games.commander.board import NAMES, SEATS, SQUARE, STEPS, goal_of
+from games.commander.board import NAMES, SEATS, SQUARE, STEPS, goal_of, played
 from games.commander.knowledge import KNOWLEDGE
 from games.commander.rules import OWN, State, all_moves
 from games.commander.tactics import (
@@ -41,7 +41,6 @@ from games.commander.tactics import (
     can_win_at_once,
     commander_at,
     commander_distance,
-    played,
     wins_at_once,
 )
 

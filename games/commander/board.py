@@ -77,3 +77,11 @@ def arrange(pieces: tuple[str, str]) -> str:
         for sq, piece in zip(HOME[seat], text, strict=True):
             board[sq] = piece if seat == 0 else piece.lower()
     return "".join(board)
+
+
+def played(board: str, start: int, to: int) -> str:
+    """The board after a move from ``start`` to ``to`` (a capture or not)."""
+    piece = board[start]
+    if start < to:
+        return board[:start] + EMPTY + board[start + 1 : to] + piece + board[to + 1 :]
+    return board[:to] + piece + board[to + 1 : start] + EMPTY + board[start + 1 :]

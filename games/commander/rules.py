@@ -28,6 +28,7 @@ from games.commander.board import (
     STANDARD,
     STEPS,
     arrange,
+    played,
 )
 from games.i18n import said
 from games.remembered import SETUP, Remembered
@@ -379,10 +380,7 @@ def _move(state: State, me: int, command: Mapping[str, Any]) -> list[dict]:
 
 def _after_move(state: State, me: int, start: int, to: int, piece: str, captured: str) -> State:
     board = state.board
-    if start < to:
-        after = board[:start] + EMPTY + board[start + 1 : to] + piece + board[to + 1 :]
-    else:
-        after = board[:to] + piece + board[to + 1 : start] + EMPTY + board[start + 1 :]
+    after = played(board, start, to)
     known = _SQUARES.get(board)
     own = OWN[me]
     # Each side's squares, moved on (``evolve`` never fails: a move that is not a move of the

@@ -22,28 +22,8 @@ def commander_at(board: str, seat: int) -> int:
     return board.find("C" if seat == 0 else "c")
 
 
-def attackers(board: str, sq: int, kind: str, by: int, takes: bool) -> list[str]:
-    """The kinds (upper case) of ``by``'s pieces that could capture a piece of ``kind``
-    (upper case) standing on ``sq``, one entry a piece."""
-    soldier, officer, commander = ("S", "O", "C") if by == 0 else ("s", "o", "c")
-    out = []
-    if may_take(takes, "S", kind):
-        out += ["S" for n in STEPS[sq] if board[n] == soldier]
-    if may_take(takes, "C", kind) and any(board[n] == commander for n in KING_STEPS[sq]):
-        out.append("C")
-    if may_take(takes, "O", kind):
-        for line in LINES[sq]:
-            for n in line:
-                if board[n] != EMPTY:
-                    if board[n] == officer:
-                        out.append("O")
-                    break
-    return out
-
-
 def attacked(board: str, sq: int, kind: str, by: int, takes: bool) -> bool:
-    """Whether ``by`` could capture a piece of ``kind`` on ``sq`` (``attackers`` non-empty,
-    stopping at the first)."""
+    """Whether ``by`` could capture a piece of ``kind`` on ``sq``."""
     soldier, officer, commander = ("S", "O", "C") if by == 0 else ("s", "o", "c")
     if may_take(takes, "S", kind) and any(board[n] == soldier for n in STEPS[sq]):
         return True
@@ -57,14 +37,6 @@ def attacked(board: str, sq: int, kind: str, by: int, takes: bool) -> bool:
                         return True
                     break
     return False
-
-
-def played(board: str, start: int, to: int) -> str:
-    """The board after a move from ``start`` to ``to`` (a capture or not)."""
-    piece = board[start]
-    if start < to:
-        return board[:start] + EMPTY + board[start + 1 : to] + piece + board[to + 1 :]
-    return board[:to] + piece + board[to + 1 : start] + EMPTY + board[start + 1 :]
 
 
 def wins_at_once(board: str, seat: int, start: int, to: int, goal: frozenset[int]) -> bool:
